@@ -1,0 +1,68 @@
+// @ts-check
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import vue from 'eslint-plugin-vue'
+import globals from 'globals'
+
+/** Files allowed to import `electron`: the thin glue around the core (docs/architecture.md). */
+const GLUE = ['electron/main/index.ts', 'electron/main/glue/**/*.ts', 'electron/preload/index.ts']
+
+const noElectron = {
+  name: 'electron',
+  message: 'Only the glue files (electron/main/index.ts, electron/main/glue/, electron/preload/index.ts) import electron.',
+}
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...vue.configs['flat/recommended'],
+  {
+    files: ['**/*.vue'],
+    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'] } },
+  },
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'vue/multi-word-component-names': 'off',
+      'vue/max-attributes-per-line': 'off',
+      'vue/singleline-html-element-content-newline': 'off',
+      'vue/html-self-closing': 'off',
+      'vue/html-indent': 'off',
+      'vue/html-closing-bracket-newline': 'off',
+      'vue/multiline-html-element-content-newline': 'off',
+      'no-restricted-imports': ['error', { paths: [noElectron] }],
+    },
+  },
+  {
+    files: GLUE,
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // shared/ is pure TypeScript used by every process: no electron, no Node, no DOM.
+    files: ['shared/**/*.ts'],
+    languageOptions: { globals: { ...globals.es2024 } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [
+            { group: ['node:*'], message: 'shared/ must not import Node modules.' },
+            {
+              group: ['fs', 'path', 'os', 'crypto', 'http', 'https', 'url', 'child_process', 'events', 'stream', 'buffer'],
+              message: 'shared/ must not import Node modules.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'HTMLElement', 'process', 'Buffer', 'require', '__dirname'].map(
+          (name) => ({ name, message: 'shared/ runs in every process: no DOM or Node globals.' }),
+        ),
+      ],
+    },
+  },
+)
