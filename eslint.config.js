@@ -9,7 +9,8 @@ const GLUE = ['electron/main/index.ts', 'electron/main/glue/**/*.ts', 'electron/
 
 const noElectron = {
   name: 'electron',
-  message: 'Only the glue files (electron/main/index.ts, electron/main/glue/, electron/preload/index.ts) import electron.',
+  message:
+    'Only the glue files (electron/main/index.ts, electron/main/glue/, electron/preload/index.ts) import electron.',
 }
 
 export default tseslint.config(
@@ -26,6 +27,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'vue/multi-word-component-names': 'off',
+      // Optional props are typed `T | undefined`; a default of undefined adds nothing.
+      'vue/require-default-prop': 'off',
       'vue/max-attributes-per-line': 'off',
       'vue/singleline-html-element-content-newline': 'off',
       'vue/html-self-closing': 'off',
@@ -51,7 +54,19 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*'], message: 'shared/ must not import Node modules.' },
             {
-              group: ['fs', 'path', 'os', 'crypto', 'http', 'https', 'url', 'child_process', 'events', 'stream', 'buffer'],
+              group: [
+                'fs',
+                'path',
+                'os',
+                'crypto',
+                'http',
+                'https',
+                'url',
+                'child_process',
+                'events',
+                'stream',
+                'buffer',
+              ],
               message: 'shared/ must not import Node modules.',
             },
           ],
@@ -59,9 +74,18 @@ export default tseslint.config(
       ],
       'no-restricted-globals': [
         'error',
-        ...['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'HTMLElement', 'process', 'Buffer', 'require', '__dirname'].map(
-          (name) => ({ name, message: 'shared/ runs in every process: no DOM or Node globals.' }),
-        ),
+        ...[
+          'window',
+          'document',
+          'navigator',
+          'localStorage',
+          'sessionStorage',
+          'HTMLElement',
+          'process',
+          'Buffer',
+          'require',
+          '__dirname',
+        ].map((name) => ({ name, message: 'shared/ runs in every process: no DOM or Node globals.' })),
       ],
     },
   },

@@ -1,0 +1,323 @@
+import { z } from 'zod'
+import {
+  artistSchema,
+  envelopeSchema,
+  likeResultSchema,
+  loginStatusSchema,
+  playlistSchema,
+  qrCodeSchema,
+  qrKeySchema,
+  qrStatusSchema,
+  searchResultSchema,
+  songSchema,
+} from '@shared/api/models'
+import type { Id } from '@shared/api/models'
+import { DataSourceError } from '@shared/errors'
+import type { Logger } from '../log'
+
+/**
+ * The data-source API client: one method per endpoint of the spec. Every answer is checked (envelope, then
+ * a zod schema for `data`); every failure is a `DataSourceError`. Nothing else is ever thrown.
+ */
+
+export interface ApiClientOptions {
+  baseUrl: string
+  /** The raw credential, or undefined when signed out. Sent only in the `Token` header. */
+  getCredential: () => string | undefined
+  fetch?: typeof fetch
+  timeoutMs?: number
+  /** How long browse answers are reused. 0 disables the cache. */
+  cacheTtlMs?: number
+  /** Delay before the one retry of an idempotent GET after a network error. */
+  retryDelayMs?: number
+  now?: () => number
+  log?: Logger
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal
+}
+
+const MAX_BODY_CHARS = 64 * 1024 * 1024
+const SUCCESS_CODES = new Set([0, 200])
+
+/** Items that fail their schema are dropped, so one bad entry never blanks a whole list. */
+function tolerantList<T extends z.ZodType>(item: T) {
+  return z
+    .array(z.unknown())
+    .nullish()
+    .transform((values) => {
+      const out: z.output<T>[] = []
+      for (const value of values ?? []) {
+        const parsed = item.safeParse(value)
+        if (parsed.success) out.push(parsed.data)
+      }
+      return out
+    })
+}
+
+const playlistList = tolerantList(playlistSchema)
+
+export type ApiClient = ReturnType<typeof createApiClient>
+
+export function createApiClient(options: ApiClientOptions) {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const doFetch = options.fetch ?? globalThis.fetch
+  const timeoutMs = options.timeoutMs ?? 10_000
+  const cacheTtlMs = options.cacheTtlMs ?? 60_000
+  const retryDelayMs = options.retryDelayMs ?? 300
+  const now = options.now ?? Date.now
+  const cache = new Map<string, { at: number; value: unknown }>()
+  let searchController: AbortController | undefined
+
+  interface Call<T extends z.ZodType> {
+    method?: 'GET' | 'PUT'
+    path: string
+    query?: Record<string, string | number | boolean | undefined>
+    schema: T
+    cache?: boolean
+    signal?: AbortSignal
+  }
+
+  async function request<T extends z.ZodType>(call: Call<T>): Promise<z.output<T>> {
+    const method = call.method ?? 'GET'
+    const url = new URL(baseUrl + call.path)
+    for (const [key, value] of Object.entries(call.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value))
+    }
+    const credential = options.getCredential()
+    // The cache is per credential state: a signed-in answer (likes, private lists) is not shown signed out.
+    const cacheKey = `${credential ? 'auth' : 'anon'} ${method} ${url.pathname}${url.search}`
+    if (call.cache && cacheTtlMs > 0) {
+      const hit = cache.get(cacheKey)
+      if (hit && now() - hit.at < cacheTtlMs) return hit.value as z.output<T>
+    }
+
+    const attempts = method === 'GET' ? 2 : 1
+    let lastError: DataSourceError | undefined
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        const value = await send(method, url, credential, call)
+        if (call.cache && cacheTtlMs > 0) cache.set(cacheKey, { at: now(), value })
+        return value
+      } catch (error) {
+        lastError = error as DataSourceError
+        if (lastError.kind !== 'network' || attempt === attempts) break
+        options.log?.warn('network error, retrying once', { endpoint: call.path })
+        await sleep(retryDelayMs * attempt, call.signal)
+        if (call.signal?.aborted) throw cancelled(call.path)
+      }
+    }
+    throw lastError!
+  }
+
+  async function send<T extends z.ZodType>(
+    method: string,
+    url: URL,
+    credential: string | undefined,
+    call: Call<T>,
+  ): Promise<z.output<T>> {
+    const endpoint = call.path
+    const timeout = AbortSignal.timeout(timeoutMs)
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout
+    const headers: Record<string, string> = { Accept: 'application/json' }
+    if (credential) headers.Token = `Bearer ${credential}`
+
+    let response: Response
+    let body: string
+    try {
+      response = await doFetch(url, { method, headers, signal, redirect: 'follow' })
+      body = await response.text()
+    } catch (error) {
+      if (call.signal?.aborted) throw cancelled(endpoint)
+      if (timeout.aborted) {
+        throw new DataSourceError({
+          kind: 'timeout',
+          endpoint,
+          message: `The data source did not answer within ${Math.round(timeoutMs / 1000)} s`,
+        })
+      }
+      throw new DataSourceError({
+        kind: 'network',
+        endpoint,
+        message: `Cannot reach the data source at ${baseUrl} (${describe(error)})`,
+      })
+    }
+
+    const status = response.status
+    if (body.length > MAX_BODY_CHARS) {
+      throw new DataSourceError({
+        kind: 'invalid-response',
+        endpoint,
+        status,
+        message: 'The answer is too large',
+      })
+    }
+    let json: unknown
+    try {
+      json = JSON.parse(body)
+    } catch {
+      if (status === 401 || status === 403) throw unauthorized(endpoint, status)
+      if (status >= 400) {
+        throw new DataSourceError({
+          kind: 'http',
+          endpoint,
+          status,
+          message: `The data source answered HTTP ${status} ${response.statusText}`.trim(),
+        })
+      }
+      throw new DataSourceError({
+        kind: 'invalid-response',
+        endpoint,
+        status,
+        message: 'The data source sent something that is not JSON',
+      })
+    }
+    const envelope = envelopeSchema.safeParse(json)
+    if (!envelope.success) {
+      if (status >= 400) {
+        throw new DataSourceError({
+          kind: 'http',
+          endpoint,
+          status,
+          message: `The data source answered HTTP ${status}`,
+        })
+      }
+      throw new DataSourceError({
+        kind: 'invalid-response',
+        endpoint,
+        status,
+        message: 'The data source answered without the expected envelope',
+      })
+    }
+    const { code, message, data } = envelope.data
+    if (!SUCCESS_CODES.has(code)) {
+      if (status === 401 || status === 403 || (endpoint === '/connect/status' && code === -1)) {
+        throw unauthorized(endpoint, status, code, message)
+      }
+      throw new DataSourceError({
+        kind: 'api',
+        endpoint,
+        status,
+        code,
+        message: message?.trim() || `The data source refused the request (code ${code})`,
+      })
+    }
+    const parsed = call.schema.safeParse(data)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw new DataSourceError({
+        kind: 'invalid-response',
+        endpoint,
+        status,
+        code,
+        message: `The data source sent an unexpected answer (${issue ? `${issue.path.join('.') || 'data'}: ${issue.message}` : 'invalid data'})`,
+      })
+    }
+    return parsed.data
+  }
+
+  return {
+    baseUrl,
+    /** Forget cached browse answers (after login, logout or a like). */
+    clearCache: () => cache.clear(),
+
+    qrKey: (o: RequestOptions = {}) => request({ path: '/connect/qr/key', schema: qrKeySchema, ...o }),
+    qrCreate: (key: string, qrimg = true, o: RequestOptions = {}) =>
+      request({ path: '/connect/qr/create', query: { key, qrimg }, schema: qrCodeSchema, ...o }),
+    qrCheck: (key: string, o: RequestOptions = {}) =>
+      request({ path: '/connect/qr/check', query: { key }, schema: qrStatusSchema, ...o }),
+    loginStatus: (o: RequestOptions = {}) =>
+      request({ path: '/connect/status', schema: loginStatusSchema, ...o }),
+
+    userPlaylists: (uid: Id, page: { limit?: number; offset?: number } = {}, o: RequestOptions = {}) =>
+      request({ path: '/playlist/list', query: { uid, ...page }, schema: playlistList, cache: true, ...o }),
+    recommendPlaylists: (limit?: number, o: RequestOptions = {}) =>
+      request({ path: '/playlist/recommend', query: { limit }, schema: playlistList, cache: true, ...o }),
+    toplists: (limit?: number, o: RequestOptions = {}) =>
+      request({ path: '/playlist/toplist', query: { limit }, schema: playlistList, cache: true, ...o }),
+    playlistDetail: (id: Id, o: RequestOptions = {}) =>
+      request({ path: '/playlist/detail', query: { id }, schema: playlistSchema, cache: true, ...o }),
+
+    recommendSongs: (limit?: number, o: RequestOptions = {}) =>
+      request({
+        path: '/song/recommend',
+        query: { limit },
+        schema: tolerantList(songSchema),
+        cache: true,
+        ...o,
+      }),
+    /** Never cached: its media URL expires. */
+    songDetail: (id: Id, uid: Id | undefined, br?: number, o: RequestOptions = {}) =>
+      request({ path: '/song/detail', query: { id, uid, br }, schema: songSchema, ...o }),
+    likeSong: async (id: Id, like = true, o: RequestOptions = {}) => {
+      const result = await request({
+        method: 'PUT',
+        path: '/song/like',
+        query: { id, like },
+        schema: likeResultSchema,
+        ...o,
+      })
+      cache.clear()
+      return result
+    },
+
+    recommendArtists: (limit?: number, o: RequestOptions = {}) =>
+      request({
+        path: '/artist/recommend',
+        query: { limit },
+        schema: tolerantList(artistSchema),
+        cache: true,
+        ...o,
+      }),
+    artistDetail: (id: Id, o: RequestOptions = {}) =>
+      request({ path: '/artist/detail', query: { id }, schema: playlistSchema, cache: true, ...o }),
+
+    /** A newer search cancels the one still in flight. */
+    search: async (keywords: string, limit?: number, o: RequestOptions = {}) => {
+      searchController?.abort()
+      const controller = new AbortController()
+      searchController = controller
+      const signal = o.signal ? AbortSignal.any([o.signal, controller.signal]) : controller.signal
+      try {
+        return await request({
+          path: '/search',
+          query: { keywords, limit },
+          schema: searchResultSchema,
+          signal,
+        })
+      } finally {
+        if (searchController === controller) searchController = undefined
+      }
+    },
+  }
+}
+
+function cancelled(endpoint: string) {
+  return new DataSourceError({ kind: 'cancelled', endpoint, message: 'The request was cancelled' })
+}
+
+function unauthorized(endpoint: string, status?: number, code?: number, message?: string) {
+  return new DataSourceError({
+    kind: 'unauthorized',
+    endpoint,
+    status,
+    code,
+    message: message?.trim() || 'You are signed out of this data source. Please log in again.',
+  })
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as Error & { cause?: { code?: string } }).cause
+    return cause?.code ?? error.message
+  }
+  return String(error)
+}
+
+function sleep(ms: number, signal?: AbortSignal) {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
+  })
+}

@@ -1,0 +1,33 @@
+/**
+ * What the core needs from the outside world, injected by the glue (Electron) or by tests.
+ * Nothing here imports `electron`.
+ */
+
+/** A small persistent key-value store (electron-store in the app, a Map in tests). */
+export interface KeyValueStore {
+  get<T = unknown>(key: string): T | undefined
+  set(key: string, value: unknown): void
+  delete(key: string): void
+}
+
+/** Encrypts secrets at rest (safeStorage in the app). */
+export interface SecretCipher {
+  /** Whether encryption is real. False on Linux without a keyring (`basic_text`) or when unavailable. */
+  isEncryptionAvailable(): boolean
+  /** Backend name when the platform tells it (Linux: `basic_text`, `gnome_libsecret`, `kwallet`…). */
+  backend(): string | undefined
+  encrypt(plain: string): string
+  decrypt(cipherText: string): string
+}
+
+export function createMemoryStore(initial: Record<string, unknown> = {}): KeyValueStore & {
+  snapshot(): Record<string, unknown>
+} {
+  const data = new Map<string, unknown>(Object.entries(structuredClone(initial)))
+  return {
+    get: <T>(key: string) => structuredClone(data.get(key)) as T | undefined,
+    set: (key, value) => void data.set(key, structuredClone(value)),
+    delete: (key) => void data.delete(key),
+    snapshot: () => structuredClone(Object.fromEntries(data)),
+  }
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod'
+
+/** User settings: one typed interface with defaults, persisted by main (schema version for migrations). */
+
+export const SETTINGS_VERSION = 1
+
+export const QUALITIES = ['standard', 'higher', 'exhigh', 'lossless'] as const
+export type Quality = (typeof QUALITIES)[number]
+export const THEMES = ['system', 'light', 'dark'] as const
+export type Theme = (typeof THEMES)[number]
+export const LANGUAGES = ['en', 'zh-CN'] as const
+export type Language = (typeof LANGUAGES)[number]
+
+export const settingsSchema = z.object({
+  version: z.literal(SETTINGS_VERSION),
+  /** Keep the credential across restarts (encrypted). Off: memory only. */
+  keepSignedIn: z.boolean(),
+  /** Linux without a keyring: the user agreed to store the credential with weak (basic_text) protection. */
+  allowInsecureStorage: z.boolean(),
+  quality: z.enum(QUALITIES),
+  theme: z.enum(THEMES),
+  language: z.enum(LANGUAGES),
+  lyrics: z.object({
+    showTranslation: z.boolean(),
+    showTransliteration: z.boolean(),
+    fontScale: z.number().min(0.75).max(2),
+  }),
+  /** QR login polling interval, 3–5 s as the spec recommends. */
+  qrPollIntervalMs: z.number().int().min(3000).max(5000),
+})
+export type Settings = z.infer<typeof settingsSchema>
+
+export const DEFAULT_SETTINGS: Settings = {
+  version: SETTINGS_VERSION,
+  keepSignedIn: true,
+  allowInsecureStorage: false,
+  quality: 'exhigh',
+  theme: 'system',
+  language: 'en',
+  lyrics: { showTranslation: true, showTransliteration: false, fontScale: 1 },
+  qrPollIntervalMs: 3000,
+}
+
+/** A partial update from the renderer; `version` is main's business. */
+export const settingsPatchSchema = settingsSchema
+  .omit({ version: true })
+  .extend({ lyrics: settingsSchema.shape.lyrics.partial() })
+  .partial()
+  .strict()
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>

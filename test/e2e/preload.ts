@@ -1,0 +1,33 @@
+import { createBridge } from '@shared/ipc/bridge'
+import type { EventName } from '@shared/ipc/contract'
+
+/**
+ * The end-to-end tests' preload: the same `createBridge` as Electron's preload, over a transport made
+ * of Playwright bindings to the core running in the test process.
+ */
+declare global {
+  interface Window {
+    __cadenceInvoke(channel: string, args: unknown): Promise<unknown>
+    __cadenceEmit(event: string, payload: unknown): void
+  }
+}
+
+const listeners = new Map<string, Set<(payload: unknown) => void>>()
+const invoke = window.__cadenceInvoke
+
+Object.defineProperty(window, '__cadenceEmit', {
+  value: (event: string, payload: unknown) => {
+    for (const listener of listeners.get(event) ?? []) listener(payload)
+  },
+})
+
+const bridge = createBridge({
+  invoke: (channel, args) => invoke(channel, args),
+  subscribe: (event: EventName, listener) => {
+    const set = listeners.get(event) ?? new Set()
+    listeners.set(event, set)
+    set.add(listener)
+    return () => void set.delete(listener)
+  },
+})
+Object.defineProperty(window, 'cadence', { value: bridge, enumerable: true })
