@@ -3,13 +3,14 @@ import { flushPromises, mount } from '@vue/test-utils'
 import { createTestingPinia } from '@pinia/testing'
 import { CadenceError } from '@shared/errors'
 import HomeView from '@renderer/views/HomeView.vue'
+import { createAppI18n } from '@renderer/i18n'
 
 const invoke = vi.fn()
 vi.mock('@renderer/services/cadence', () => ({ invoke: (...args: unknown[]) => invoke(...args) }))
 
 function mountHome() {
   return mount(HomeView, {
-    global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false })] },
+    global: { plugins: [createTestingPinia({ createSpy: vi.fn, stubActions: false }), createAppI18n()] },
   })
 }
 

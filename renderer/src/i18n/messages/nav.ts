@@ -1,0 +1,4 @@
+export default {
+  en: { home: 'Home', main: 'Main navigation' },
+  'zh-CN': { home: '首页', main: '主导航' },
+}
