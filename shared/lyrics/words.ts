@@ -22,7 +22,6 @@ const ABSOLUTE_SLACK_MS = 1000
 /** A file counts as absolute only if some marked line starts this late (early lines are ambiguous). */
 const ABSOLUTE_MIN_LINE_MS = 5000
 
-const OPEN_PAREN = 40 // (
 const CLOSE_PAREN = 41 // )
 const COMMA = 44
 const ZERO = 48
