@@ -35,21 +35,22 @@ let markerEnd = 0
 
 /** Reads `(n)`, `(n,d)` or `(n,d,x)` at `open`; sets the marker fields and returns false if it is not one. */
 function readMarker(text: string, open: number): boolean {
-  let i = open + 1
-  const values = [0, -1]
+  let start = 0
+  let duration = -1
   let field = 0
   let digits = 0
-  for (; i < text.length; i++) {
+  for (let i = open + 1; i < text.length; i++) {
     const code = text.charCodeAt(i)
     if (code >= ZERO && code <= NINE) {
-      if (field < 2) values[field] = (field === 1 && digits === 0 ? 0 : values[field]) * 10 + (code - ZERO)
+      if (field === 0) start = start * 10 + (code - ZERO)
+      else if (field === 1) duration = (digits === 0 ? 0 : duration * 10) + (code - ZERO)
       digits++
     } else if (code === COMMA && digits > 0 && field < 2) {
       field++
       digits = 0
     } else if (code === CLOSE_PAREN && digits > 0) {
-      markerStart = values[0]
-      markerDuration = values[1]
+      markerStart = start
+      markerDuration = duration
       markerEnd = i + 1
       return true
     } else {
@@ -82,10 +83,15 @@ function splitSegments(text: string): Segment[] {
   return segments
 }
 
+function endsWithSpace(text: string): boolean {
+  const code = text.charCodeAt(text.length - 1)
+  return code === 32 || code === 9 || code === 0x3000 || code === 0xa0
+}
+
 /**
  * Turns segments into words: absolute times, durations (explicit, else until the next word, else until
  * `lineEnd`), and whitespace normalised so that the words' texts joined give the line text with single
- * spaces. Whitespace-only segments still end the word before them but are not words themselves.
+ * spaces at word boundaries. Whitespace-only segments still end the word before them but are not words themselves.
  */
 function toWords(segments: Segment[], base: number, lineEnd: number): LyricWord[] {
   const words: LyricWord[] = []
@@ -97,10 +103,10 @@ function toWords(segments: Segment[], base: number, lineEnd: number): LyricWord[
     else if (k + 1 < segments.length) duration = base + segments[k + 1].start - time
     else duration = lineEnd - time
     if (duration < 0) duration = 0
-    let wordText = segment.text.replace(/\s+/g, ' ')
+    let wordText = segment.text
     const previous = words.length > 0 ? words[words.length - 1] : undefined
-    if (!previous || previous.text.endsWith(' ')) wordText = wordText.trimStart()
-    if (wordText.trim() === '') {
+    if (!previous || endsWithSpace(previous.text)) wordText = wordText.trimStart()
+    if (wordText.length === 0 || wordText.trim().length === 0) {
       if (previous && wordText.length > 0) previous.text += ' '
       continue
     }
