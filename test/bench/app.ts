@@ -21,7 +21,9 @@ export async function initialJavaScriptGzipped(): Promise<number> {
   const dir = join(ROOT, 'out/renderer')
   const html = await readFile(join(dir, 'index.html'), 'utf8')
   const files = new Set<string>()
-  for (const match of html.matchAll(/<script[^>]+src="([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)) {
+  for (const match of html.matchAll(
+    /<script[^>]+src="([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g,
+  )) {
     files.add((match[1] ?? match[2]).replace(/^\.?\//, ''))
   }
   let total = 0
@@ -33,7 +35,12 @@ export async function benchApp(): Promise<Figure[]> {
   const figures: Figure[] = []
 
   const jsBytes = await initialJavaScriptGzipped()
-  figures.push({ figure: 'renderer initial JS (gzip)', value: round(jsBytes / 1024, 1), unit: 'KB', target: '< 200' })
+  figures.push({
+    figure: 'renderer initial JS (gzip)',
+    value: round(jsBytes / 1024, 1),
+    unit: 'KB',
+    target: '< 200',
+  })
 
   // Start to interactive Home: the built-in data source starting on an existing data dir, then the window
   // loading until the recommended playlists are painted. Floor: the same page with no data shown.

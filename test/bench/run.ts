@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import { benchApp } from './app'
+import { benchLyrics } from './lyrics'
 import { printTable } from './stats'
 import type { Figure } from './stats'
 
@@ -12,7 +13,10 @@ import type { Figure } from './stats'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 
-const suites: Array<[string, () => Promise<Figure[]>]> = [['app', benchApp]]
+const suites: Array<[string, () => Promise<Figure[]>]> = [
+  ['app', benchApp],
+  ['lyrics', benchLyrics],
+]
 
 const figures: Figure[] = []
 const failures: string[] = []
@@ -31,11 +35,18 @@ console.log()
 printTable(figures)
 const report = {
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+  machine: {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+  },
   figures,
   failures,
 }
 await mkdir(join(ROOT, 'test/bench'), { recursive: true })
 await writeFile(join(ROOT, 'test/bench/results.json'), JSON.stringify(report, null, 2) + '\n')
-console.log(`\nwritten test/bench/results.json${failures.length ? ` (${failures.length} suite(s) failed)` : ''}`)
+console.log(
+  `\nwritten test/bench/results.json${failures.length ? ` (${failures.length} suite(s) failed)` : ''}`,
+)
 process.exit(failures.length ? 1 : 0)
