@@ -5,3 +5,4 @@ export const routes = [{ path: '/', name: 'home', component: () => import('./vie
 export function createAppRouter() {
   return createRouter({ history: createWebHashHistory(), routes })
 }
+routes.push({ path: '/lyrics', name: 'lyrics', component: () => import('./views/LyricsView.vue') })
