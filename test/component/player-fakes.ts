@@ -1,4 +1,5 @@
 import { vi } from 'vitest'
+import { songSchema } from '@shared/api/models'
 import type { Song } from '@shared/api/models'
 import type { PlayerAudio } from '@renderer/composables/player-audio'
 
@@ -67,8 +68,9 @@ export function lastAudio(): FakeAudio {
   return audio
 }
 
-export function song(id: number, extra: Partial<Song> = {}): Song {
-  return {
+/** A song as the data source sends it (`extra` in the wire shape), normalised like the API client does. */
+export function song(id: number, extra: Record<string, unknown> = {}): Song {
+  return songSchema.parse({
     id,
     name: `Song ${id}`,
     tns: [],
@@ -77,12 +79,15 @@ export function song(id: number, extra: Partial<Song> = {}): Song {
     duration: 30_000,
     privilege: { playable: true, bitrates: [128000, 192000, 320000], maxBitrate: 320000 },
     ...extra,
-  }
+  })
 }
 
 /** What `player:resolve` answers: the song with a signed URL (a new one each time). */
 let serial = 0
-export function resolved(s: Song, extra: Partial<NonNullable<Song['meta']>> = {}): Song {
+export function resolved(s: Song, extra: Record<string, unknown> = {}): Song {
   serial++
-  return { ...s, meta: { url: `http://127.0.0.1/media/${s.id}.wav?sig=${serial}`, ...extra } }
+  return songSchema.parse({
+    ...s,
+    meta: { url: `http://127.0.0.1/media/${s.id}.wav?sig=${serial}`, ...extra },
+  })
 }

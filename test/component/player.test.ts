@@ -119,7 +119,7 @@ describe('player store', () => {
   })
 
   it('skips a song the data source gives no URL for', async () => {
-    resolve = ({ id }) => (id === 1 ? { ...catalogue.get(1)!, meta: {} } : resolved(catalogue.get(id)!))
+    resolve = ({ id }) => (id === 1 ? song(1, { meta: {} }) : resolved(catalogue.get(id)!))
     const player = usePlayerStore()
     await player.playSongs(songs())
     await flushPromises()
