@@ -80,7 +80,7 @@ describe('the credential never reaches the renderer or the store in plain text',
             if (visited.has(value) || depth > 6) return
             visited.add(value)
             if (value instanceof Node && value !== document) return // the DOM is checked as outerHTML
-            let keys: string[] = []
+            let keys: string[]
             try {
               keys = Object.getOwnPropertyNames(value)
             } catch {
