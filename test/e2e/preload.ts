@@ -1,4 +1,5 @@
 import { createBridge } from '@shared/ipc/bridge'
+import type { CadenceBridge } from '@shared/ipc/bridge'
 import type { EventName } from '@shared/ipc/contract'
 
 /**
@@ -7,6 +8,7 @@ import type { EventName } from '@shared/ipc/contract'
  */
 declare global {
   interface Window {
+    cadence: CadenceBridge
     __cadenceInvoke(channel: string, args: unknown): Promise<unknown>
     __cadenceEmit(event: string, payload: unknown): void
   }

@@ -1,0 +1,134 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { DB } from './db/open'
+
+export const QR_KEY_TTL_MS = 5 * 60 * 1000
+const MAX_PENDING_KEYS = 10_000
+/** Longest Token header value considered at all; longer ones are rejected without hashing. */
+export const MAX_TOKEN_LENGTH = 512
+
+export interface UserRow {
+  id: number
+  name: string
+  description: string | null
+  is_owner: number
+}
+
+const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex')
+
+/** Credentials: 32 random bytes (base64url); only their SHA-256 is stored. */
+export class Credentials {
+  private readonly insert
+  private readonly lookup
+  constructor(
+    private readonly db: DB,
+    private readonly ttlSeconds: number,
+  ) {
+    this.insert = db.prepare('INSERT INTO tokens (hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+    this.lookup = db.prepare(
+      `SELECT u.id, u.name, u.description, u.is_owner FROM tokens t JOIN users u ON u.id = t.user_id
+       WHERE t.hash = ? AND t.expires_at > ?`,
+    )
+  }
+
+  issue(userId: number): string {
+    const credential = randomBytes(32).toString('base64url')
+    const now = Date.now()
+    this.insert.run(sha256(credential), userId, now, now + this.ttlSeconds * 1000)
+    this.db.prepare('DELETE FROM tokens WHERE expires_at <= ?').run(now)
+    return credential
+  }
+
+  /** The user behind a `Token` header value (raw credential or `Bearer <credential>`), or null. */
+  verify(header: unknown): UserRow | null {
+    if (typeof header !== 'string' || header.length === 0 || header.length > MAX_TOKEN_LENGTH) return null
+    let value = header.trim()
+    const bearer = /^bearer\s+/i.exec(value)
+    if (bearer) value = value.slice(bearer[0].length).trim()
+    if (!/^[A-Za-z0-9_-]{20,200}$/.test(value)) return null
+    return (this.lookup.get(sha256(value), Date.now()) as UserRow | undefined) ?? null
+  }
+
+  expireAll(): void {
+    this.db.prepare('DELETE FROM tokens').run()
+  }
+}
+
+export type QrStatus = -1 | 0 | 1 | 2
+
+interface QrKey {
+  status: QrStatus
+  expiresAt: number
+  credential: string
+}
+
+/** QR login keys live in memory only: they last five minutes, and a restart simply expires them. */
+export class QrKeys {
+  private readonly keys = new Map<string, QrKey>()
+
+  create(): string {
+    this.sweep()
+    while (this.keys.size >= MAX_PENDING_KEYS) {
+      const oldest = this.keys.keys().next().value as string
+      this.keys.delete(oldest)
+    }
+    const unikey = randomBytes(16).toString('base64url')
+    this.keys.set(unikey, { status: 0, expiresAt: Date.now() + QR_KEY_TTL_MS, credential: '' })
+    return unikey
+  }
+
+  /** Current state; unknown or expired keys report -1. */
+  get(unikey: string): { status: QrStatus; cookie: string } {
+    const key = this.live(unikey)
+    if (!key) return { status: -1, cookie: '' }
+    return { status: key.status, cookie: key.status === 2 ? key.credential : '' }
+  }
+
+  exists(unikey: string): boolean {
+    return this.live(unikey) !== undefined
+  }
+
+  scan(unikey: string): QrStatus {
+    const key = this.live(unikey)
+    if (!key) return -1
+    if (key.status === 0) key.status = 1
+    return key.status
+  }
+
+  confirm(unikey: string, issue: () => string): QrStatus {
+    const key = this.live(unikey)
+    if (!key) return -1
+    if (key.status === 0 || key.status === 1) {
+      key.status = 2
+      key.credential = issue()
+    }
+    return key.status
+  }
+
+  deny(unikey: string): QrStatus {
+    const key = this.live(unikey)
+    if (!key) return -1
+    if (key.status === 0 || key.status === 1) key.status = -1
+    return key.status
+  }
+
+  private live(unikey: string): QrKey | undefined {
+    if (typeof unikey !== 'string' || unikey.length > 64) return undefined
+    const key = this.keys.get(unikey)
+    if (!key) return undefined
+    if (key.expiresAt <= Date.now()) {
+      this.keys.delete(unikey)
+      return undefined
+    }
+    return key
+  }
+
+  private sweep(): void {
+    const now = Date.now()
+    for (const [k, v] of this.keys) if (v.expiresAt <= now) this.keys.delete(k)
+  }
+
+  /** Test hook: forget every key. */
+  clear(): void {
+    this.keys.clear()
+  }
+}

@@ -1,0 +1,122 @@
+import { hostname } from 'node:os'
+import { openDatabase, loadSecret } from './db/open'
+import { ensureOwner } from './db/users'
+import { Catalog } from './catalog'
+import { Credentials, MAX_TOKEN_LENGTH, QrKeys } from './auth'
+import { AudioStore } from './audio/store'
+import { MediaSigner } from './signing'
+import { generateDemo } from './demo/generate'
+import { importLibrary } from './library/import'
+import { buildApp } from './app'
+import type { Ctx } from './context'
+
+export interface DataSourceOptions {
+  dataDir: string
+  /** Default 127.0.0.1. */
+  host?: string
+  /** 0 picks a free port. Default 0. */
+  port?: number
+  /** Demo songs to generate when the catalogue has none: default 300 (0 when `library` is given). */
+  demo?: number
+  /** A music folder to import (rescanned on every start; only changed files are read). */
+  library?: string
+  /** Base URL clients should use for links (QR page, media, covers), e.g. http://192.168.1.20:4000. */
+  publicUrl?: string
+  /** Lifetime of signed media URLs, default 6 h. */
+  mediaUrlTtlSeconds?: number
+  /** Lifetime of login credentials, default 30 days. */
+  tokenTtlSeconds?: number
+  /** Name of the owner user that the phone page signs in as. Default "Owner". */
+  ownerName?: string
+  /** Fastify request logging. Default off. */
+  logger?: boolean
+}
+
+export interface DataSourceHandle {
+  /** http://host:port, no trailing slash. */
+  url: string
+  close(): Promise<void>
+  /** Test hook: every credential becomes invalid. */
+  expireCredentials(): void
+}
+
+const UNSPECIFIED_HOSTS = new Set(['0.0.0.0', '::', '[::]', ''])
+
+function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+}
+
+export async function startDataSource(opts: DataSourceOptions): Promise<DataSourceHandle> {
+  const host = opts.host ?? '127.0.0.1'
+  const log = (message: string) => {
+    if (opts.logger) process.stderr.write(`[cadence-server] ${message}\n`)
+  }
+  const warn = (message: string) => process.stderr.write(`[cadence-server] ${message}\n`)
+  const db = openDatabase(opts.dataDir)
+  try {
+    const secret = loadSecret(opts.dataDir)
+    const owner = ensureOwner(db, opts.ownerName)
+    const demo = opts.demo ?? (opts.library ? 0 : 300)
+    if (demo > 0) generateDemo(db, Math.floor(demo), owner.id)
+    if (opts.library) {
+      const report = await importLibrary(db, opts.library, opts.dataDir)
+      for (const f of report.failed) warn(`library: skipped ${f.path}: ${f.error}`)
+      log(
+        `library: ${report.added} added, ${report.updated} updated, ${report.removed} removed, ${report.unchanged} unchanged`,
+      )
+    }
+    db.pragma('optimize')
+
+    const credentials = new Credentials(db, opts.tokenTtlSeconds ?? 30 * 86400)
+    const qr = new QrKeys()
+    let serverUrl = ''
+    const publicUrl = opts.publicUrl?.replace(/\/+$/, '')
+    const ctx: Ctx = {
+      db,
+      catalog: new Catalog(db),
+      credentials,
+      qr,
+      audio: new AudioStore(db, opts.dataDir),
+      signer: new MediaSigner(secret, opts.mediaUrlTtlSeconds ?? 6 * 3600),
+      owner,
+      serverName: publicUrl ?? `Cadence on ${hostname()}`,
+      baseUrl: (req) => {
+        if (publicUrl) return publicUrl
+        if (UNSPECIFIED_HOSTS.has(host)) {
+          const h = req.headers.host
+          if (typeof h === 'string' && /^[A-Za-z0-9.\-[\]:]{1,255}$/.test(h)) return `http://${h}`
+        }
+        return serverUrl
+      },
+      viewer: (req) => {
+        const token = req.headers.token
+        if (token === undefined) return null
+        return credentials.verify(Array.isArray(token) ? token[0] : token)
+      },
+      log,
+    }
+    const app = await buildApp(ctx, opts.logger ?? false)
+    await app.listen({ host, port: opts.port ?? 0 })
+    const address = app.server.address()
+    const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0)
+    serverUrl = `http://${urlHost(host)}:${port}`
+    let closed = false
+    return {
+      url: serverUrl,
+      async close() {
+        if (closed) return
+        closed = true
+        await app.close()
+        db.close()
+      },
+      expireCredentials() {
+        credentials.expireAll()
+      },
+    }
+  } catch (err) {
+    db.close()
+    throw err
+  }
+}
+
+export { MAX_TOKEN_LENGTH }

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify'
+import QRCode from 'qrcode'
+import { ok, loginRequired, notFound } from '../envelope'
+import { boolParam, stringParam, type Params } from '../params'
+import type { Ctx } from '../context'
+
+export const phonePath = (unikey: string) => `/connect/qr/phone/${encodeURIComponent(unikey)}`
+
+export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
+  app.get('/connect/qr/key', async () => ok({ unikey: ctx.qr.create() }))
+
+  app.get('/connect/qr/create', async (req) => {
+    const q = req.query as Params
+    const key = stringParam(q, 'key', true, 64)
+    const withImage = boolParam(q, 'qrimg', true)
+    if (!ctx.qr.exists(key)) {
+      throw notFound('Unknown or expired QR key: request a new one from /connect/qr/key.')
+    }
+    const qrurl = ctx.baseUrl(req) + phonePath(key)
+    const qrimg = withImage
+      ? await QRCode.toDataURL(qrurl, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
+      : ''
+    return ok({ qrurl, qrimg })
+  })
+
+  app.get('/connect/qr/check', async (req) => {
+    const key = stringParam(req.query as Params, 'key', true, 200)
+    return ok(ctx.qr.get(key))
+  })
+
+  app.get('/connect/status', async (req) => {
+    const user = ctx.viewer(req)
+    if (!user) throw loginRequired()
+    return ok(ctx.catalog.userJson(ctx.baseUrl(req), user))
+  })
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify'
+import { ApiError, loginRequired, notFound, ok } from '../envelope'
+import { boolParam, idParam, intParam, type Params } from '../params'
+import { chooseBitrate } from '../audio/formats'
+import type { Ctx } from '../context'
+import { MAX_LIMIT } from './playlist'
+
+export function songRoutes(app: FastifyInstance, ctx: Ctx): void {
+  app.get('/song/recommend', async (req) => {
+    const limit = intParam(req.query as Params, 'limit', 10, 1, MAX_LIMIT)
+    return ok(ctx.catalog.recommendSongs(ctx.baseUrl(req), limit, ctx.viewer(req)))
+  })
+
+  app.get('/song/detail', async (req) => {
+    const q = req.query as Params
+    const id = idParam(q, 'id', true)
+    // uid is accepted for compatibility; who is asking is decided by the Token header.
+    idParam(q, 'uid', false)
+    const br = intParam(q, 'br', 320000, 1, 100_000_000)
+    const base = ctx.baseUrl(req)
+    const [song] = ctx.catalog.songs(base, [id])
+    if (!song) throw notFound(`No song with id ${id}.`)
+    const viewer = ctx.viewer(req)
+    const meta: Record<string, unknown> = {
+      isFavorite: viewer ? ctx.catalog.isLiked(viewer.id, id) : false,
+      lyric: ctx.catalog.lyric(id),
+    }
+    if (song.privilege.playable) {
+      const bitrate = chooseBitrate(song.privilege.bitrates, br)
+      const file = bitrate === undefined ? null : ctx.audio.describe(id, bitrate)
+      if (bitrate !== undefined && file) {
+        meta.url = base + ctx.signer.path(id, bitrate)
+        meta.md5 = file.md5
+        meta.size = file.size
+        meta.bitrate = bitrate
+        meta.type = file.mime
+      } else {
+        song.privilege = {
+          ...song.privilege,
+          playable: false,
+          reason: 'The audio file is missing on the server.',
+        }
+      }
+    }
+    song.meta = meta
+    return ok(song)
+  })
+
+  const like = async (req: import('fastify').FastifyRequest) => {
+    const body =
+      req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Params) : {}
+    const params: Params = { ...(req.query as Params), ...body }
+    const user = ctx.viewer(req)
+    if (!user) throw loginRequired()
+    const id = idParam(params, 'id', true)
+    const value = boolParam(params, 'like', true)
+    const result = ctx.catalog.like(user, id, value)
+    ctx.catalog.invalidate()
+    return ok(result)
+  }
+  app.put('/song/like', like)
+  app.route({
+    method: ['GET', 'POST', 'DELETE', 'PATCH'],
+    url: '/song/like',
+    handler: async () => {
+      throw new ApiError(405, 'Use PUT for /song/like (parameters id and like, in the query or the body).')
+    },
+  })
+}

@@ -1,0 +1,53 @@
+/**
+ * Entry point for Electron's utilityProcess: the desktop app runs the built-in data source in a child
+ * process. Must not import `electron`; talks to the parent through `process.parentPort` when present.
+ */
+import { parseArgs } from './args'
+import { startDataSource, type DataSourceHandle } from './index'
+
+interface ParentPort {
+  postMessage(message: unknown): void
+  on(event: 'message', listener: (event: { data: unknown }) => void): void
+}
+
+const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPort
+
+function post(message: { type: 'ready'; url: string } | { type: 'error'; message: string }): void {
+  if (parentPort) parentPort.postMessage(message)
+  else if (message.type === 'ready') process.stdout.write(`Listening on ${message.url}\n`)
+  else process.stderr.write(`Could not start the data source: ${message.message}\n`)
+}
+
+let handle: DataSourceHandle | undefined
+let stopping = false
+
+async function stop(): Promise<void> {
+  if (stopping) return
+  stopping = true
+  try {
+    await handle?.close()
+  } finally {
+    process.exit(0)
+  }
+}
+
+async function main(): Promise<void> {
+  process.on('SIGTERM', () => void stop())
+  process.on('SIGINT', () => void stop())
+  parentPort?.on('message', (event) => {
+    const data = (event && typeof event === 'object' && 'data' in event ? event.data : event) as {
+      type?: string
+    }
+    if (data && data.type === 'stop') void stop()
+  })
+  try {
+    handle = await startDataSource(parseArgs(process.argv.slice(2)))
+    post({ type: 'ready', url: handle.url })
+  } catch (err) {
+    post({ type: 'error', message: (err as Error)?.message ?? String(err) })
+    process.exitCode = 1
+    if (!parentPort) process.exit(1)
+  }
+}
+
+void main()
