@@ -31,10 +31,11 @@ describe('HomeView', () => {
     expect(wrapper.text()).toContain('Loading')
     await flushPromises()
     expect(invoke).toHaveBeenCalledWith('catalog:recommend-playlists', { limit: 12 })
-    expect(wrapper.findAll('[data-testid="home-playlists"] [data-testid="playlist-card"]').map((c) => c.find('h3').text())).toEqual([
-      'Night Drive',
-      '星空',
-    ])
+    expect(
+      wrapper
+        .findAll('[data-testid="home-playlists"] [data-testid="playlist-card"]')
+        .map((c) => c.find('h3').text()),
+    ).toEqual(['Night Drive', '星空'])
   })
 
   it('shows the error with a Retry that loads again', async () => {

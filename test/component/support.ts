@@ -1,11 +1,13 @@
 import { vi } from 'vitest'
 import { createTestingPinia } from '@pinia/testing'
+import type { TestingPinia } from '@pinia/testing'
 import { createRouter, createMemoryHistory } from 'vue-router'
+import type { Router } from 'vue-router'
 import { createAppI18n } from '@renderer/i18n'
 import type { Song } from '@shared/api/models'
 
 /** Everything a mounted component needs: a testing Pinia (real actions), i18n and a memory router. */
-export function plugins() {
+export function plugins(): { router: Router; pinia: TestingPinia; i18n: ReturnType<typeof createAppI18n> } {
   const router = createRouter({
     history: createMemoryHistory(),
     routes: [
@@ -23,7 +25,8 @@ export function plugins() {
   }
 }
 
-export function song(id: number, extra: Partial<Song> = {}): Song {
+/** A song as the normalised model has it (optional fields may be left out here). */
+export function song(id: number, extra: Record<string, unknown> = {}): Song {
   return {
     id,
     name: `Song ${id}`,
@@ -32,5 +35,5 @@ export function song(id: number, extra: Partial<Song> = {}): Song {
     album: { id: 200 + id, name: `Album ${id}`, artists: [] },
     duration: 185_000,
     ...extra,
-  }
+  } as unknown as Song
 }
