@@ -62,7 +62,8 @@ describe('Playback', () => {
 
   it('answers Space and the arrow keys outside text fields', async () => {
     const { page } = app
-    await page.locator('body').click({ position: { x: 600, y: 300 } })
+    // Nothing focused: the keys belong to the app, not to a control.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
     await page.keyboard.press('Space')
     await page.waitForFunction(
       () => (document.querySelector('[data-testid="player-audio"]') as HTMLAudioElement).paused,
