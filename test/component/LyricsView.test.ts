@@ -146,3 +146,29 @@ describe('LyricsView', () => {
     expect(raf).not.toHaveBeenCalled()
   })
 })
+
+describe('LyricsView scrolling', () => {
+  it('stops following the song while the user scrolls, and follows again a few seconds later', async () => {
+    const scrollTo = vi.fn()
+    Object.defineProperty(HTMLElement.prototype, 'scrollTo', {
+      value: scrollTo,
+      configurable: true,
+      writable: true,
+    })
+    const { wrapper, audio } = await mountView()
+    audio.advance(1.5)
+    await flushPromises()
+    expect(scrollTo).toHaveBeenLastCalledWith(expect.objectContaining({ behavior: 'smooth' }))
+
+    vi.useFakeTimers()
+    await wrapper.get('[data-testid="lyrics-scroller"]').trigger('wheel')
+    scrollTo.mockClear()
+    audio.advance(6)
+    await flushPromises()
+    expect(current(wrapper).text()).toContain('Second line')
+    expect(scrollTo).not.toHaveBeenCalled()
+    vi.advanceTimersByTime(4000)
+    expect(scrollTo).toHaveBeenCalledWith(expect.objectContaining({ behavior: 'smooth' }))
+    vi.useRealTimers()
+  })
+})

@@ -1,0 +1,98 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { flushPromises } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { effectScope } from 'vue'
+import { DEFAULT_SETTINGS } from '@shared/settings'
+import type { Song } from '@shared/api/models'
+import { useMediaSession } from '@renderer/composables/media-session'
+import { usePlayerStore } from '@renderer/stores/player'
+import { audios, lastAudio, resolved, song } from './player-fakes'
+
+const invoke = vi.fn()
+vi.mock('@renderer/services/cadence', () => ({
+  invoke: (...args: unknown[]) => invoke(...args),
+  on: () => () => undefined,
+}))
+vi.mock('@renderer/composables/player-audio', async () => {
+  const fakes = await import('./player-fakes')
+  return { createPlayerAudio: fakes.createFakeAudio }
+})
+
+class FakeMetadata {
+  constructor(readonly init: MediaMetadataInit) {}
+}
+
+const handlers = new Map<string, ((details: Record<string, unknown>) => void) | null>()
+const session = {
+  metadata: null as FakeMetadata | null,
+  playbackState: 'none',
+  setActionHandler: vi.fn((action: string, handler: ((details: Record<string, unknown>) => void) | null) =>
+    handlers.set(action, handler),
+  ),
+  setPositionState: vi.fn(),
+}
+
+const catalogue = [1, 2].map((id) => song(id))
+
+beforeEach(() => {
+  setActivePinia(createPinia())
+  audios.length = 0
+  handlers.clear()
+  session.metadata = null
+  session.setPositionState.mockClear()
+  vi.stubGlobal('MediaMetadata', FakeMetadata)
+  Object.defineProperty(navigator, 'mediaSession', { value: session, configurable: true })
+  invoke.mockReset()
+  invoke.mockImplementation(async (channel: string, args: { id: number }) => {
+    if (channel === 'settings:get') return DEFAULT_SETTINGS
+    if (channel === 'player:resolve') return resolved(catalogue.find((s) => s.id === args.id) as Song)
+    return undefined
+  })
+})
+afterEach(() => vi.unstubAllGlobals())
+
+describe('useMediaSession', () => {
+  it('sets metadata with artwork, the actions, and the position state on jumps only', async () => {
+    const scope = effectScope()
+    scope.run(() => useMediaSession())
+    const player = usePlayerStore()
+    await player.playSongs(catalogue)
+    await flushPromises()
+
+    expect(session.metadata?.init).toEqual({
+      title: 'Song 1',
+      artist: 'Artist 1',
+      album: 'Album 1',
+      artwork: [{ src: 'http://127.0.0.1/cover/1.png', sizes: '512x512' }],
+    })
+    expect(session.playbackState).toBe('playing')
+    expect([...handlers.keys()].sort()).toEqual(
+      ['nexttrack', 'pause', 'play', 'previoustrack', 'seekbackward', 'seekforward', 'seekto', 'stop'].sort(),
+    )
+    expect(session.setPositionState).toHaveBeenLastCalledWith({ duration: 30, playbackRate: 1, position: 0 })
+
+    const calls = session.setPositionState.mock.calls.length
+    lastAudio().advance(3)
+    lastAudio().advance(4)
+    await flushPromises()
+    expect(session.setPositionState.mock.calls.length).toBe(calls)
+
+    handlers.get('seekto')!({ seekTime: 12 })
+    await flushPromises()
+    expect(lastAudio().currentTime).toBe(12)
+    expect(session.setPositionState).toHaveBeenLastCalledWith({ duration: 30, playbackRate: 1, position: 12 })
+    handlers.get('seekforward')!({})
+    expect(lastAudio().currentTime).toBe(22)
+    handlers.get('seekbackward')!({ seekOffset: 5 })
+    expect(lastAudio().currentTime).toBe(17)
+    handlers.get('pause')!({})
+    await flushPromises()
+    expect(session.playbackState).toBe('paused')
+    handlers.get('nexttrack')!({})
+    await flushPromises()
+    expect(session.metadata?.init.title).toBe('Song 2')
+
+    scope.stop()
+    expect(handlers.get('play')).toBeNull()
+  })
+})
