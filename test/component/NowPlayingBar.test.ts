@@ -38,7 +38,7 @@ async function mountBar() {
     global: { plugins: [pinia, createAppI18n(), router] },
   })
   await flushPromises()
-  return { wrapper, router, player: usePlayerStore() }
+  return { wrapper, router, player: usePlayerStore(pinia) }
 }
 
 const catalogue = [1, 2, 3].map((id) => song(id))

@@ -28,7 +28,7 @@ let lyric: LyricFields | undefined
 async function mountView() {
   const pinia = createPinia()
   setActivePinia(pinia)
-  const player = usePlayerStore()
+  const player = usePlayerStore(pinia)
   await player.playSongs([song(1)])
   await flushPromises()
   const wrapper = mount(LyricsView, {

@@ -361,21 +361,23 @@ describe('player store', () => {
   })
 
   it('reports state changes to main, not every clock tick', async () => {
-    vi.useFakeTimers()
     const player = usePlayerStore()
-    void player.init()
-    void player.playSongs(songs())
-    await vi.runAllTimersAsync()
+    await player.init()
+    await player.playSongs(songs())
     const reports = () => invoke.mock.calls.filter(([channel]) => channel === 'player:report-state')
-    expect(reports().at(-1)![1]).toEqual({
-      playing: true,
-      song: { id: 1, name: 'Song 1', artists: 'Artist 1', liked: false },
-    })
+    await vi.waitFor(() =>
+      expect(reports().at(-1)![1]).toEqual({
+        playing: true,
+        song: { id: 1, name: 'Song 1', artists: 'Artist 1', liked: false },
+      }),
+    )
     const count = reports().length
     lastAudio().advance(1)
     lastAudio().advance(2)
-    await vi.runAllTimersAsync()
+    await new Promise((resolve) => setTimeout(resolve, 120))
     expect(reports()).toHaveLength(count)
+    player.pause()
+    await vi.waitFor(() => expect(reports().at(-1)![1]).toMatchObject({ playing: false }))
   })
 
   it('rolls a like back and says so when main refuses it', async () => {

@@ -1,15 +1,15 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
-import { songSchema } from '@shared/api/models'
 import type { Song } from '@shared/api/models'
 import { CadenceError } from '@shared/errors'
 import type { PlayerCommandName, PlayerSession, PlayerState } from '@shared/ipc/contract'
 import { DEFAULT_SETTINGS } from '@shared/settings'
 import type { Settings } from '@shared/settings'
-import * as Q from '@shared/player/queue'
-import type { QueueState, RepeatMode } from '@shared/player/queue'
+import { shouldRestartOnPrevious } from '@shared/player/queue'
+import type { RepeatMode } from '@shared/player/queue'
 import { chooseBitrate } from '@shared/player/quality'
 import { invoke, on } from '@renderer/services/cadence'
+import { useQueueStore } from '@renderer/stores/queue'
 import { createPlayerAudio } from '@renderer/composables/player-audio'
 import type { PlayerAudio } from '@renderer/composables/player-audio'
 
@@ -64,19 +64,8 @@ function isSourceDown(error: CadenceError): boolean {
   return true
 }
 
-function isSong(value: unknown): value is Song {
-  return songSchema.safeParse(value).success
-}
-
-/** What the queue keeps of a song: no resolved URL (it expires) and no lyrics (they are fetched again). */
-function queueable(song: Song): Song {
-  if (!song.meta) return song
-  const { meta: _meta, ...rest } = song
-  return rest as Song
-}
-
 export const usePlayerStore = defineStore('player', () => {
-  const queueState = shallowRef<QueueState<Song>>(Q.createQueue<Song>())
+  const q = useQueueStore()
   const playing = ref(false)
   const status = ref<PlayerStatus>('idle')
   const positionMs = ref(0)
@@ -92,14 +81,14 @@ export const usePlayerStore = defineStore('player', () => {
   /** Bumped whenever the clock jumps or its rate changes (seek, play, pause): for the media session. */
   const clockChanges = ref(0)
 
-  const entries = computed(() => queueState.value.entries)
-  const queue = computed<Song[]>(() => queueState.value.entries.map((entry) => entry.item))
-  const index = computed(() => queueState.value.current)
-  const shuffle = computed(() => queueState.value.shuffle)
-  const repeat = computed<RepeatMode>(() => queueState.value.repeat)
-  const currentKey = computed(() => Q.currentEntry(queueState.value)?.key ?? null)
+  const entries = computed(() => q.entries)
+  const queue = computed<Song[]>(() => q.songs)
+  const index = computed(() => q.index)
+  const shuffle = computed(() => q.shuffle)
+  const repeat = computed<RepeatMode>(() => q.repeat)
+  const currentKey = computed(() => q.currentKey)
   const current = computed<Song | null>(() => {
-    const item = Q.currentItem(queueState.value)
+    const item = q.currentEntry?.item
     if (!item) return null
     const more = detail.value
     if (!more || String(more.id) !== String(item.id)) return item
@@ -224,9 +213,9 @@ export const usePlayerStore = defineStore('player', () => {
 
   /** Resolves the song that `next` would play, so skipping is instant. */
   function prefetchNext() {
-    const entry = Q.peekNext(queueState.value)
-    if (!entry || entry.item.privilege?.playable === false) return
-    resolveSong(entry.item).catch(() => undefined)
+    const song = q.peekNext()
+    if (!song || song.privilege?.playable === false) return
+    resolveSong(song).catch(() => undefined)
   }
 
   // ---- loading and starting a song ----
@@ -237,7 +226,7 @@ export const usePlayerStore = defineStore('player', () => {
     pendingSeekMs = null
     wantPlaying = options.autoplay
     const el = element()
-    const entry = Q.currentEntry(queueState.value)
+    const entry = q.currentEntry
     if (!entry) return unload()
     const song = entry.item
     if (loadedKey !== null) el.pause()
@@ -293,15 +282,12 @@ export const usePlayerStore = defineStore('player', () => {
   function skip(song: Song, why: { cause: SkipCause; reason?: string }, options: LoadOptions) {
     notify({ type: 'skipped', song: song.name, reason: why.reason || undefined, cause: why.cause })
     const skipped = (options.skipped ?? 0) + 1
-    const state = queueState.value
-    // Manual moves, so that repeat-one moves on too.
-    const moved =
-      skipped < state.entries.length ? (options.direction === -1 ? Q.previous : Q.next)(state) : null
+    // Manual moves, so that repeat-one moves on too; stop once every song was tried.
+    const moved = skipped < q.entries.length && (options.direction === -1 ? q.previous() : q.next())
     if (!moved) {
       unload()
       return
     }
-    queueState.value = moved
     return load({ ...options, positionMs: 0, skipped })
   }
 
@@ -316,7 +302,7 @@ export const usePlayerStore = defineStore('player', () => {
 
   /** The URL failed (expired: 403; or gone): resolve once more and resume where it was; skip if that fails. */
   async function onAudioError() {
-    const entry = Q.currentEntry(queueState.value)
+    const entry = q.currentEntry
     if (!entry || loadedKey !== entry.key) return
     const mine = generation
     const resumeAt = pendingSeekMs ?? positionMs.value
@@ -351,19 +337,16 @@ export const usePlayerStore = defineStore('player', () => {
   }
 
   async function onEnded() {
-    const state = queueState.value
-    const moved = Q.next(state, { auto: true })
-    if (moved === state) {
+    const step = q.advance()
+    if (step === 'same') {
       seek(0)
       return start(generation)
     }
-    if (!moved) {
+    if (step === 'end') {
       wantPlaying = false
       seek(0)
-      saveSession()
-      return
+      return saveSession()
     }
-    queueState.value = moved
     return load({ autoplay: true })
   }
 
@@ -384,58 +367,58 @@ export const usePlayerStore = defineStore('player', () => {
 
   /** Play all: replaces the queue and starts at `startIndex` (the modes are kept). */
   function playSongs(songs: Song[], startIndex = 0) {
-    queueState.value = Q.setQueue(queueState.value, songs.map(queueable), { startIndex })
+    q.replace(songs, startIndex)
     return load({ autoplay: true })
   }
   /** Plays a song now, keeping the rest of the queue after it. */
   function playNow(song: Song) {
-    queueState.value = Q.playNow(queueState.value, queueable(song))
+    q.playNow(song)
     return load({ autoplay: true })
   }
   function playNext(song: Song) {
-    queueState.value = Q.playNext(queueState.value, queueable(song))
+    q.playNext(song)
     prefetchSoon()
   }
   function addToQueue(song: Song) {
-    queueState.value = Q.addToQueue(queueState.value, queueable(song))
+    q.add(song)
     prefetchSoon()
   }
   /** Plays the queue entry with this key. */
   function playEntry(key: string) {
-    queueState.value = Q.jumpTo(queueState.value, key)
+    q.jumpTo(key)
     return load({ autoplay: true })
   }
   function remove(key: string) {
     const wasCurrent = currentKey.value === key
-    queueState.value = Q.removeFromQueue(queueState.value, key)
+    q.remove(key)
     if (!wasCurrent) return prefetchSoon()
-    if (Q.currentEntry(queueState.value)) return load({ autoplay: wantPlaying })
+    if (q.currentEntry) return load({ autoplay: wantPlaying })
     clear()
   }
   /** Moves the entry at `from` to index `to`; the current song keeps playing. */
   function move(from: number, to: number) {
-    queueState.value = Q.moveInQueue(queueState.value, from, to)
+    q.move(from, to)
     prefetchSoon()
   }
   function clear() {
-    queueState.value = Q.clearQueue(queueState.value)
+    q.clear()
     unload()
     detail.value = null
     positionMs.value = 0
     durationMs.value = 0
   }
   function setShuffle(on: boolean) {
-    queueState.value = Q.setShuffle(queueState.value, on)
+    q.setShuffle(on)
     prefetchSoon()
   }
   function toggleShuffle() {
     setShuffle(!shuffle.value)
   }
   function setRepeat(mode: RepeatMode) {
-    queueState.value = Q.setRepeat(queueState.value, mode)
+    q.setRepeat(mode)
   }
   function cycleRepeat() {
-    queueState.value = Q.cycleRepeat(queueState.value)
+    q.cycleRepeat()
   }
 
   function prefetchSoon() {
@@ -443,7 +426,7 @@ export const usePlayerStore = defineStore('player', () => {
   }
 
   function play(): Promise<void> | void {
-    const entry = Q.currentEntry(queueState.value)
+    const entry = q.currentEntry
     if (!entry) return
     if (loadedKey !== entry.key || status.value === 'error') {
       error.value = undefined
@@ -465,17 +448,12 @@ export const usePlayerStore = defineStore('player', () => {
     seek(0)
   }
   function next() {
-    const moved = Q.next(queueState.value)
-    if (!moved) return
-    queueState.value = moved
-    return load({ autoplay: true })
+    return q.next() ? load({ autoplay: true }) : undefined
   }
   /** More than 3 s in: back to the start of the song; otherwise the song before. */
   function previous() {
-    if (Q.shouldRestartOnPrevious(positionMs.value)) return seek(0)
-    const moved = Q.previous(queueState.value)
-    if (!moved) return seek(0)
-    queueState.value = moved
+    if (shouldRestartOnPrevious(positionMs.value)) return seek(0)
+    if (!q.previous()) return seek(0)
     return load({ autoplay: true, direction: -1 })
   }
   function seek(ms: number) {
@@ -526,7 +504,7 @@ export const usePlayerStore = defineStore('player', () => {
   function snapshot(): PlayerSession {
     return {
       version: 1,
-      queue: Q.queueToJSON(queueState.value),
+      queue: q.snapshot(),
       positionMs: Math.max(0, Math.round(positionMs.value)),
       volume: volume.value,
       muted: muted.value,
@@ -539,7 +517,7 @@ export const usePlayerStore = defineStore('player', () => {
     return invoke('player:save-session', snapshot()).catch(() => undefined)
   }
   let saveTimer: ReturnType<typeof setTimeout> | undefined
-  watch([queueState, volume, muted], () => {
+  watch([() => q.state, volume, muted], () => {
     clearTimeout(saveTimer)
     saveTimer = setTimeout(() => void saveSession(), 300)
   })
@@ -552,13 +530,13 @@ export const usePlayerStore = defineStore('player', () => {
     } catch {
       // No session store (yet): start empty.
     }
-    const untouched = queueState.value.entries.length === 0
+    const untouched = q.entries.length === 0
     restored = true
     if (!session || !untouched) return
-    queueState.value = Q.queueFromJSON<Song>(session.queue, isSong)
+    q.restore(session.queue)
     volume.value = session.volume
     muted.value = session.muted
-    if (Q.currentEntry(queueState.value)) await load({ autoplay: false, positionMs: session.positionMs })
+    if (q.currentEntry) await load({ autoplay: false, positionMs: session.positionMs })
   }
 
   // ---- main: commands from the tray and media keys, state for the tray ----

@@ -1,0 +1,77 @@
+import { defineStore } from 'pinia'
+import { computed, shallowRef } from 'vue'
+import { songSchema } from '@shared/api/models'
+import type { Song } from '@shared/api/models'
+import * as Q from '@shared/player/queue'
+import type { QueueEntry, QueueState, RepeatMode } from '@shared/player/queue'
+
+function isSong(value: unknown): value is Song {
+  return songSchema.safeParse(value).success
+}
+
+/** What the queue keeps of a song: no resolved URL (it expires) and no lyrics (they are resolved again). */
+function queueable(song: Song): Song {
+  if (!song.meta) return song
+  const { meta: _meta, ...rest } = song
+  return rest as Song
+}
+
+/**
+ * The play queue: the pure model of `shared/player/queue` held in one `shallowRef`, replaced on each change.
+ * It only orders songs; the player store decides what plays (and calls these).
+ */
+export const useQueueStore = defineStore('queue', () => {
+  const state = shallowRef<QueueState<Song>>(Q.createQueue<Song>())
+
+  const entries = computed<QueueEntry<Song>[]>(() => state.value.entries)
+  const songs = computed<Song[]>(() => state.value.entries.map((entry) => entry.item))
+  const index = computed(() => state.value.current)
+  const currentEntry = computed(() => Q.currentEntry(state.value))
+  const currentKey = computed(() => currentEntry.value?.key ?? null)
+  const shuffle = computed(() => state.value.shuffle)
+  const repeat = computed<RepeatMode>(() => state.value.repeat)
+
+  /** Applies a move; answers whether there was one (`null` from the model means "stop here"). */
+  function apply(moved: QueueState<Song> | null): boolean {
+    if (!moved) return false
+    state.value = moved
+    return true
+  }
+
+  return {
+    state,
+    entries,
+    songs,
+    index,
+    currentEntry,
+    currentKey,
+    shuffle,
+    repeat,
+    replace: (list: Song[], startIndex = 0) =>
+      void (state.value = Q.setQueue(state.value, list.map(queueable), { startIndex })),
+    playNow: (song: Song) => void (state.value = Q.playNow(state.value, queueable(song))),
+    playNext: (song: Song) => void (state.value = Q.playNext(state.value, queueable(song))),
+    add: (song: Song) => void (state.value = Q.addToQueue(state.value, queueable(song))),
+    remove: (key: string) => void (state.value = Q.removeFromQueue(state.value, key)),
+    move: (from: number, to: number) => void (state.value = Q.moveInQueue(state.value, from, to)),
+    clear: () => void (state.value = Q.clearQueue(state.value)),
+    jumpTo: (key: string) => void (state.value = Q.jumpTo(state.value, key)),
+    setShuffle: (on: boolean) => void (state.value = Q.setShuffle(state.value, on)),
+    setRepeat: (mode: RepeatMode) => void (state.value = Q.setRepeat(state.value, mode)),
+    cycleRepeat: () => void (state.value = Q.cycleRepeat(state.value)),
+    /** Moves on as a Next press does (repeat one moves on too); false at the end with repeat off. */
+    next: () => apply(Q.next(state.value)),
+    previous: () => apply(Q.previous(state.value)),
+    /** After a song ended: 'same' to replay it (repeat one), 'moved', or 'end'. */
+    advance(): 'same' | 'moved' | 'end' {
+      const moved = Q.next(state.value, { auto: true })
+      if (moved === state.value) return 'same'
+      return apply(moved) ? 'moved' : 'end'
+    },
+    /** The song that Next would play, for resolving it ahead of time. */
+    peekNext: () => Q.peekNext(state.value)?.item,
+    snapshot: () => Q.queueToJSON(state.value),
+    /** Restores a saved snapshot of unknown shape (invalid items dropped). */
+    restore: (data: unknown) => void (state.value = Q.queueFromJSON<Song>(data, isSong)),
+  }
+})
