@@ -600,7 +600,7 @@ export class Catalog {
    * lower-cased names are scanned with instr(). Exact and prefix name matches rank first.
    */
   searchIds(kind: SearchKind, keywords: string, limit: number): number[] {
-    const terms = keywords.toLowerCase().split(/\s+/).filter(Boolean).slice(0, 16)
+    const terms = keywords.normalize('NFKC').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 16)
     if (terms.length === 0) return []
     const long = terms.filter((t) => [...t].length >= 3)
     const whole = terms.join(' ')
