@@ -302,7 +302,7 @@ export class Catalog {
     const ownLikes = viewer !== null && viewer.id === uid
     const ids = (
       this.prep(
-        `SELECT id FROM playlists WHERE creator_id = ? AND (kind = 'user' OR (kind = 'liked' AND ?))
+        `SELECT id FROM playlists WHERE creator_id = ? AND (kind IN ('user', 'editorial') OR (kind = 'liked' AND ?))
            ORDER BY kind = 'liked' DESC, created_at DESC, id LIMIT ? OFFSET ?`,
       ).all(uid, ownLikes ? 1 : 0, limit, offset) as Array<{ id: number }>
     ).map((r) => r.id)

@@ -19,7 +19,7 @@ async function runUntilListening(entry: string): Promise<void> {
   )
   let out = ''
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no Listening line: ${out}`)), 30_000)
+    const timer = setTimeout(() => reject(new Error(`no Listening line: ${out}`)), 80_000)
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString()
       const m = /^Listening on (http:\/\/127\.0\.0\.1:\d+)\n/m.exec(out)
@@ -41,8 +41,8 @@ async function runUntilListening(entry: string): Promise<void> {
 describe('server entry points', () => {
   it('cli prints the Listening line, answers, and exits cleanly on SIGTERM', async () => {
     await runUntilListening('server/cli.ts')
-  })
+  }, 90_000)
   it('utility-entry without a parentPort prints the Listening line and exits on SIGTERM', async () => {
     await runUntilListening('server/utility-entry.ts')
-  })
+  }, 90_000)
 })
