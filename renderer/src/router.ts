@@ -24,3 +24,4 @@ export const routes: RouteRecordRaw[] = [
 export function createAppRouter() {
   return createRouter({ history: createWebHashHistory(), routes })
 }
+routes.push({ path: '/lyrics', name: 'lyrics', component: () => import('./views/LyricsView.vue') })
