@@ -9,7 +9,9 @@ export const SHORTCUTS: ReadonlyArray<{ keys: string[]; action: string }> = [
   { keys: ['Space'], action: 'settings.shortcut.toggle' },
   { keys: ['Ctrl/⌘ + →'], action: 'settings.shortcut.next' },
   { keys: ['Ctrl/⌘ + ←'], action: 'settings.shortcut.previous' },
-  { keys: ['↑', '↓', 'Home', 'End'], action: 'settings.shortcut.move' },
+  { keys: ['←', '→'], action: 'settings.shortcut.seek' },
+  { keys: ['↑', '↓'], action: 'settings.shortcut.volume' },
+  { keys: ['↑ ↓', 'Home', 'End'], action: 'settings.shortcut.move' },
   { keys: ['Enter'], action: 'settings.shortcut.play' },
   { keys: ['Shift + F10', '☰'], action: 'settings.shortcut.menu' },
   { keys: ['Esc'], action: 'settings.shortcut.close' },
@@ -21,7 +23,7 @@ function typing(target: EventTarget | null): boolean {
   return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)
 }
 
-/** App-wide keys (window level): search focus, play/pause, next/previous. */
+/** App-wide keys (window level): search focus, next/previous song. */
 export function useShortcuts() {
   const router = useRouter()
   const search = useSearchStore()
@@ -36,13 +38,9 @@ export function useShortcuts() {
       if (router.currentRoute.value.name !== 'search') void router.push({ name: 'search' })
       return
     }
+    // Space, arrows without modifiers: the player's own shortcuts (composables/player-shortcuts.ts).
     if (typing(event.target)) return
-    if (event.key === ' ' && !mod) {
-      const el = event.target as HTMLElement | null
-      if (el && ['BUTTON', 'A'].includes(el.tagName)) return
-      event.preventDefault()
-      void player.toggle()
-    } else if (mod && event.key === 'ArrowRight') {
+    if (mod && event.key === 'ArrowRight') {
       event.preventDefault()
       void player.next()
     } else if (mod && event.key === 'ArrowLeft') {
