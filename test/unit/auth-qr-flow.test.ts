@@ -11,13 +11,11 @@ const INTERVAL = 3000
 const IMG = 'data:image/png;base64,AAAA'
 
 type Check = { status: number; cookie?: string } | Error
-type FakeApi = ReturnType<typeof fakeApiShape>
-const fakeApiShape = () => ({
-  qrKey: vi.fn<QrApi['qrKey']>(),
-  qrCreate: vi.fn<QrApi['qrCreate']>(),
-  qrCheck: vi.fn<QrApi['qrCheck']>(),
-})
-
+interface FakeApi {
+  qrKey: ReturnType<typeof vi.fn<QrApi['qrKey']>>
+  qrCreate: ReturnType<typeof vi.fn<QrApi['qrCreate']>>
+  qrCheck: ReturnType<typeof vi.fn<QrApi['qrCheck']>>
+}
 /** A fake data source: keys k1, k2…; qrCheck answers from a script, then keeps answering waiting. */
 function setup(
   options: {
