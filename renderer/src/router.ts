@@ -1,6 +1,22 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
+import type { RouteRecordRaw } from 'vue-router'
 
-export const routes = [{ path: '/', name: 'home', component: () => import('./views/HomeView.vue') }]
+export const routes: RouteRecordRaw[] = [
+  { path: '/', name: 'home', component: () => import('./views/HomeView.vue') },
+  { path: '/search', name: 'search', component: () => import('./views/SearchView.vue') },
+  { path: '/library', name: 'library', component: () => import('./views/LibraryView.vue') },
+  { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue') },
+  {
+    path: '/playlist/:id',
+    name: 'playlist',
+    component: () => import('./views/PlaylistView.vue'),
+    props: true,
+  },
+  { path: '/artist/:id', name: 'artist', component: () => import('./views/ArtistView.vue'), props: true },
+  { path: '/login', name: 'login', component: () => import('./views/LoginView.vue'), meta: { bare: true } },
+  { path: '/lyrics', name: 'lyrics', component: () => import('./views/LyricsView.vue') },
+  { path: '/:rest(.*)*', redirect: '/' },
+]
 
 export function createAppRouter() {
   return createRouter({ history: createWebHashHistory(), routes })

@@ -39,6 +39,11 @@ export interface RequestOptions {
 }
 
 const MAX_BODY_CHARS = 64 * 1024 * 1024
+/**
+ * Deeper answers are refused: JSON.parse copes with any depth, but structured clone (Electron IPC) and
+ * JSON.stringify overflow the stack at a few thousand levels. Real answers nest about ten levels.
+ */
+const MAX_NESTING = 100
 const SUCCESS_CODES = new Set([0, 200])
 
 /** Items that fail their schema are dropped, so one bad entry never blanks a whole list. */
@@ -208,6 +213,14 @@ export function createApiClient(options: ApiClientOptions) {
         message: 'The answer is too large',
       })
     }
+    if (nestingExceeds(body, MAX_NESTING)) {
+      throw new DataSourceError({
+        kind: 'invalid-response',
+        endpoint,
+        status,
+        message: 'The data source sent an answer nested too deeply',
+      })
+    }
     let json: unknown
     try {
       json = JSON.parse(body)
@@ -356,6 +369,24 @@ export function createApiClient(options: ApiClientOptions) {
       }
     },
   }
+}
+
+/** Whether JSON text opens more than `max` arrays or objects inside each other (strings are skipped). */
+function nestingExceeds(text: string, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      // A backslash skips the escaped character; a quote ends the string.
+      if (c === 0x5c) i++
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return false
 }
 
 function cancelled(endpoint: string) {
