@@ -15,6 +15,7 @@ export function secureWebPreferences(preloadPath: string): BrowserWindowConstruc
     experimentalFeatures: false,
     webviewTag: false,
     navigateOnDragDrop: false,
+    disableBlinkFeatures: 'Auxclick',
     spellcheck: false,
   }
 }
@@ -78,6 +79,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
       experimentalFeatures: false,
       webviewTag: false,
       navigateOnDragDrop: false,
+      disableBlinkFeatures: 'Auxclick',
       spellcheck: false,
     },
   })
@@ -125,6 +127,7 @@ export function createLoginWindow(options: LoginWindowOptions): BrowserWindow {
       experimentalFeatures: false,
       webviewTag: false,
       navigateOnDragDrop: false,
+      disableBlinkFeatures: 'Auxclick',
       spellcheck: false,
     },
   })
