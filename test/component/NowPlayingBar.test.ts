@@ -8,6 +8,9 @@ import type { Song } from '@shared/api/models'
 import NowPlayingBar from '@renderer/components/player/NowPlayingBar.vue'
 import { createAppI18n } from '@renderer/i18n'
 import { usePlayerStore } from '@renderer/stores/player'
+import { useLikesStore } from '@renderer/stores/likes'
+import { useNotificationsStore } from '@renderer/stores/notifications'
+import { CadenceError } from '@shared/errors'
 import { audios, lastAudio, resolved, song } from './player-fakes'
 
 const invoke = vi.fn()
@@ -38,7 +41,7 @@ async function mountBar() {
     global: { plugins: [pinia, createAppI18n(), router] },
   })
   await flushPromises()
-  return { wrapper, router, player: usePlayerStore(pinia) }
+  return { wrapper, router, pinia, player: usePlayerStore(pinia) }
 }
 
 const catalogue = [1, 2, 3].map((id) => song(id))
@@ -51,6 +54,7 @@ beforeEach(() => {
     if (channel === 'settings:get') return DEFAULT_SETTINGS
     if (channel === 'player:resolve') return resolved(catalogue.find((s) => s.id === args.id) as Song)
     if (channel === 'player:load-session') return null
+    if (channel === 'catalog:like') return { id: args.id, like: (args as unknown as { like: boolean }).like }
     return undefined
   })
 })
@@ -178,6 +182,23 @@ describe('NowPlayingBar', () => {
     await items[0].trigger('dragstart')
     await items[2].trigger('drop')
     expect(player.queue.map((s) => s.id)).toEqual([2, 3, 1])
+  })
+
+  it('likes the song through the shared likes store, and says so in a toast when refused', async () => {
+    const { wrapper, player, pinia } = await mountBar()
+    await player.playSongs(catalogue)
+    await flushPromises()
+    await wrapper.get('[data-testid="player-like"]').trigger('click')
+    await flushPromises()
+    expect(invoke).toHaveBeenCalledWith('catalog:like', { id: 1, like: true })
+    expect(useLikesStore(pinia).isLiked(catalogue[0])).toBe(true)
+    expect(wrapper.get('[data-testid="player-like"]').attributes('aria-pressed')).toBe('true')
+
+    invoke.mockRejectedValueOnce(new CadenceError({ kind: 'network', message: 'offline' }))
+    await wrapper.get('[data-testid="player-like"]').trigger('click')
+    await flushPromises()
+    expect(wrapper.get('[data-testid="player-like"]').attributes('aria-pressed')).toBe('true')
+    expect(useNotificationsStore(pinia).items.map((n) => n.message)).toEqual(['Could not unlike “Song 1”.'])
   })
 
   it('opens the lyrics', async () => {

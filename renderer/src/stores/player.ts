@@ -10,6 +10,7 @@ import type { RepeatMode } from '@shared/player/queue'
 import { chooseBitrate } from '@shared/player/quality'
 import { invoke, on } from '@renderer/services/cadence'
 import { useQueueStore } from '@renderer/stores/queue'
+import { useLikesStore } from '@renderer/stores/likes'
 import { createPlayerAudio } from '@renderer/composables/player-audio'
 import type { PlayerAudio } from '@renderer/composables/player-audio'
 
@@ -66,6 +67,7 @@ function isSourceDown(error: CadenceError): boolean {
 
 export const usePlayerStore = defineStore('player', () => {
   const q = useQueueStore()
+  const likes = useLikesStore()
   const playing = ref(false)
   const status = ref<PlayerStatus>('idle')
   const positionMs = ref(0)
@@ -76,7 +78,6 @@ export const usePlayerStore = defineStore('player', () => {
   const notice = shallowRef<PlayerNotice | null>(null)
   /** The resolved song (meta with url, lyrics, isFavorite) of the current entry, once known. */
   const detail = shallowRef<Song | null>(null)
-  const likes = shallowRef<Record<string, boolean>>({})
   const settings = shallowRef<Settings>(DEFAULT_SETTINGS)
   /** Bumped whenever the clock jumps or its rate changes (seek, play, pause): for the media session. */
   const clockChanges = ref(0)
@@ -100,11 +101,8 @@ export const usePlayerStore = defineStore('player', () => {
       album: more.album ?? item.album,
     }
   })
-  const liked = computed(() => {
-    const song = current.value
-    if (!song) return false
-    return likes.value[String(song.id)] ?? song.meta?.isFavorite ?? false
-  })
+  /** Likes are shared with the song rows (the likes store), so a heart anywhere shows everywhere. */
+  const liked = computed(() => (current.value ? likes.isLiked(current.value) : false))
 
   // ---- the audio element ----
 
@@ -481,18 +479,16 @@ export const usePlayerStore = defineStore('player', () => {
     return audio && loadedKey !== null ? audio.currentTime * 1000 : positionMs.value
   }
 
-  async function setLiked(like: boolean) {
+  /** Likes or unlikes the current song (tray commands); a refusal is rolled back and shown. */
+  async function setLiked(like: boolean): Promise<boolean> {
     const song = current.value
-    if (!song) return
-    const id = String(song.id)
-    const before = likes.value
-    likes.value = { ...before, [id]: like }
+    if (!song) return false
     try {
-      const result = await invoke('catalog:like', { id: song.id, like })
-      likes.value = { ...likes.value, [id]: result.like }
+      await likes.setLiked(song, like)
+      return true
     } catch (cause) {
-      likes.value = before
       notify({ type: 'failed', message: toCadenceError(cause).message })
+      return false
     }
   }
   function toggleLike() {
