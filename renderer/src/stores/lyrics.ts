@@ -44,12 +44,14 @@ export const useLyricsStore = defineStore('lyrics', () => {
 
   const showTranslation = ref(player.settings.lyrics.showTranslation)
   const showTransliteration = ref(player.settings.lyrics.showTransliteration)
+  // Follow the settings when they change (not when some other setting does).
   watch(
-    () => player.settings.lyrics,
-    (value) => {
-      showTranslation.value = value.showTranslation
-      showTransliteration.value = value.showTransliteration
-    },
+    () => player.settings.lyrics.showTranslation,
+    (value) => (showTranslation.value = value),
+  )
+  watch(
+    () => player.settings.lyrics.showTransliteration,
+    (value) => (showTransliteration.value = value),
   )
 
   /** Positive: the lyrics come later (the song's timing runs behind the text). Per song id. */

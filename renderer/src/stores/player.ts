@@ -3,14 +3,13 @@ import { computed, ref, shallowRef, watch } from 'vue'
 import type { Song } from '@shared/api/models'
 import { CadenceError } from '@shared/errors'
 import type { PlayerCommandName, PlayerSession, PlayerState } from '@shared/ipc/contract'
-import { DEFAULT_SETTINGS } from '@shared/settings'
-import type { Settings } from '@shared/settings'
 import { shouldRestartOnPrevious } from '@shared/player/queue'
 import type { RepeatMode } from '@shared/player/queue'
 import { chooseBitrate } from '@shared/player/quality'
 import { invoke, on } from '@renderer/services/cadence'
 import { useQueueStore } from '@renderer/stores/queue'
 import { useLikesStore } from '@renderer/stores/likes'
+import { useSettingsStore } from '@renderer/stores/settings'
 import { createPlayerAudio } from '@renderer/composables/player-audio'
 import type { PlayerAudio } from '@renderer/composables/player-audio'
 
@@ -68,6 +67,7 @@ function isSourceDown(error: CadenceError): boolean {
 export const usePlayerStore = defineStore('player', () => {
   const q = useQueueStore()
   const likes = useLikesStore()
+  const settingsStore = useSettingsStore()
   const playing = ref(false)
   const status = ref<PlayerStatus>('idle')
   const positionMs = ref(0)
@@ -78,7 +78,8 @@ export const usePlayerStore = defineStore('player', () => {
   const notice = shallowRef<PlayerNotice | null>(null)
   /** The resolved song (meta with url, lyrics, isFavorite) of the current entry, once known. */
   const detail = shallowRef<Song | null>(null)
-  const settings = shallowRef<Settings>(DEFAULT_SETTINGS)
+  /** Quality and lyric defaults, from the settings store (defaults until main answers). */
+  const settings = computed(() => settingsStore.settings)
   /** Bumped whenever the clock jumps or its rate changes (seek, play, pause): for the media session. */
   const clockChanges = ref(0)
 
@@ -173,12 +174,20 @@ export const usePlayerStore = defineStore('player', () => {
 
   // ---- settings (quality, lyric defaults) ----
 
-  let settingsLoad: Promise<void> | undefined
+  /** Waits for the settings (the bitrate depends on them); loads them if nobody has yet. */
   function ensureSettings(): Promise<void> {
-    settingsLoad ??= invoke('settings:get')
-      .then((value) => void (settings.value = value))
-      .catch(() => undefined)
-    return settingsLoad
+    if (settingsStore.status === 'idle') return settingsStore.load()
+    if (settingsStore.status !== 'loading') return Promise.resolve()
+    return new Promise((resolve) => {
+      const stop = watch(
+        () => settingsStore.status,
+        (status) => {
+          if (status === 'loading') return
+          stop()
+          resolve()
+        },
+      )
+    })
   }
 
   // ---- resolving: `player:resolve` with the chosen bitrate, cached with its age ----
@@ -582,7 +591,6 @@ export const usePlayerStore = defineStore('player', () => {
     if (initialised) return initialised
     try {
       on('player:command', (payload) => void command(payload.command))
-      on('settings:changed', (value) => (settings.value = value))
     } catch {
       // No bridge: nothing to listen to.
     }
