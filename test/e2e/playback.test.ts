@@ -26,6 +26,20 @@ describe('Playback', () => {
   })
   afterAll(() => app?.close())
 
+  it('plays a playlist from a song row', async () => {
+    const { page } = app
+    await page.getByTestId('playlist-card').first().click()
+    await page.getByTestId('playlist-name').waitFor()
+    const rows = page.locator('main [data-testid="song-row"]:not([aria-disabled])')
+    await rows.nth(1).waitFor()
+    const name = await rows.nth(1).getByTestId('song-name').innerText()
+    // On the title (the row also holds artist and album links).
+    await rows.nth(1).getByTestId('song-name').dblclick()
+    await page.getByTestId('player-title').getByText(name, { exact: true }).waitFor()
+    await waitForClock(page, 0.5)
+    await page.goBack()
+  })
+
   it('plays a song: the audio clock advances and the bar shows it', async () => {
     const { page } = app
     await playSongs(page, songs)

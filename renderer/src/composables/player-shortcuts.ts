@@ -3,6 +3,8 @@ import { usePlayerStore } from '@renderer/stores/player'
 
 export const SEEK_STEP_MS = 5000
 export const VOLUME_STEP = 0.05
+/** Where Up/Down move through a list (song rows, menus, the queue) instead of changing the volume. */
+const LISTS = '[role="listbox"], [role="menu"], [role="grid"], [role="row"], [role="option"], li[tabindex]'
 
 /** Where keys belong to the focused control: text fields, sliders, selects, editable content. */
 function ownsKeys(target: EventTarget | null): boolean {
@@ -46,12 +48,12 @@ export function usePlayerShortcuts() {
         player.seek(player.positionMs + SEEK_STEP_MS)
         return
       case 'ArrowUp':
-        if (target?.closest('[role="listbox"], [role="menu"], li[tabindex]')) return
+        if (target?.closest(LISTS)) return
         event.preventDefault()
         player.setVolume(player.volume + VOLUME_STEP)
         return
       case 'ArrowDown':
-        if (target?.closest('[role="listbox"], [role="menu"], li[tabindex]')) return
+        if (target?.closest(LISTS)) return
         event.preventDefault()
         player.setVolume(player.volume - VOLUME_STEP)
         return
