@@ -1,6 +1,7 @@
+import type { Statement } from 'better-sqlite3'
 import type { DB } from './db/open'
 import { likedPlaylistId } from './db/users'
-import { ftsTable, type SearchKind } from './db/search-index'
+import { ftsTable, shortTable, type SearchKind } from './db/search-index'
 import { ApiError, loginRequired, notFound } from './envelope'
 import type { UserRow } from './auth'
 
@@ -93,17 +94,16 @@ export class Catalog {
   private readonly cache = new Map<string, { at: number; value: unknown }>()
 
   constructor(private readonly db: DB) {
-    this.stmt = {
-      songs: db.prepare(
-        `SELECT s.id, s.name, s.tns, s.duration_ms, s.playable, s.reason, s.album_id, al.name AS album_name,
+    const songSelect = `SELECT s.id, s.name, s.tns, s.duration_ms, s.playable, s.reason, s.album_id, al.name AS album_name,
            (SELECT json_group_array(json_array(x.id, x.name)) FROM
              (SELECT a.id, a.name FROM song_artists sa JOIN artists a ON a.id = sa.artist_id
               WHERE sa.song_id = s.id ORDER BY sa.position) x) AS artists,
            (SELECT group_concat(bitrate) FROM (SELECT bitrate FROM song_files f WHERE f.song_id = s.id ORDER BY bitrate))
              AS bitrates
-         FROM songs s LEFT JOIN playlists al ON al.id = s.album_id
-         WHERE s.id IN (SELECT value FROM json_each(?))`,
-      ),
+         FROM songs s LEFT JOIN playlists al ON al.id = s.album_id`
+    this.stmt = {
+      songs: db.prepare(`${songSelect} WHERE s.id IN (SELECT value FROM json_each(?))`),
+      song: db.prepare(`${songSelect} WHERE s.id = ?`),
       playlist: db.prepare(`SELECT ${PLAYLIST_COLUMNS} FROM ${PLAYLIST_FROM} WHERE p.id = ?`),
       playlistsByIds: db.prepare(
         `SELECT ${PLAYLIST_COLUMNS} FROM ${PLAYLIST_FROM} WHERE p.id IN (SELECT value FROM json_each(?))`,
@@ -124,6 +124,18 @@ export class Catalog {
       artistsByIds: db.prepare('SELECT id, name FROM artists WHERE id IN (SELECT value FROM json_each(?))'),
       songExists: db.prepare('SELECT id FROM songs WHERE id = ?'),
     }
+  }
+
+  private readonly statements = new Map<string, Statement<unknown[]>>()
+
+  /** Prepared statements, compiled once per distinct SQL text. */
+  private prep(sql: string): Statement<unknown[]> {
+    let st = this.statements.get(sql)
+    if (!st) {
+      st = this.db.prepare(sql)
+      this.statements.set(sql, st)
+    }
+    return st
   }
 
   private cached<T>(key: string, compute: () => T): T {
@@ -159,6 +171,10 @@ export class Catalog {
   /** Songs in the order of `ids`; unknown ids are dropped. */
   songs(base: string, ids: readonly number[]): SongJson[] {
     if (ids.length === 0) return []
+    if (ids.length === 1) {
+      const row = this.stmt.song.get(ids[0]) as SongRow | undefined
+      return row ? [this.songJson(base, row)] : []
+    }
     const rows = this.stmt.songs.all(JSON.stringify(ids)) as SongRow[]
     const byId = new Map(rows.map((r) => [r.id, r]))
     const out: SongJson[] = []
@@ -323,7 +339,7 @@ export class Catalog {
   /** Charts, computed from plays, likes and release dates (cached for 30 s). */
   chartSongIds(rule: string): number[] {
     return this.cached(`chart:${rule}`, () => {
-      const ids = (sql: string) => (this.db.prepare(sql).all() as Array<{ id: number }>).map((r) => r.id)
+      const ids = (sql: string) => (this.prep(sql).all() as Array<{ id: number }>).map((r) => r.id)
       switch (rule) {
         case 'liked':
           return ids('SELECT id FROM songs WHERE playable = 1 ORDER BY like_count DESC, id LIMIT 50')
@@ -372,7 +388,7 @@ export class Catalog {
     const liked = new Set<number>()
     let fromArtists: number[] = []
     if (viewer) {
-      for (const r of this.db.prepare('SELECT song_id FROM likes WHERE user_id = ?').all(viewer.id) as Array<{
+      for (const r of this.prep('SELECT song_id FROM likes WHERE user_id = ?').all(viewer.id) as Array<{
         song_id: number
       }>)
         liked.add(r.song_id)
@@ -432,13 +448,13 @@ export class Catalog {
           .prepare('INSERT OR IGNORE INTO likes (user_id, song_id, created_at) VALUES (?, ?, ?)')
           .run(user.id, songId, Date.now())
         if (res.changes > 0)
-          this.db.prepare('UPDATE songs SET like_count = like_count + 1 WHERE id = ?').run(songId)
+          this.prep('UPDATE songs SET like_count = like_count + 1 WHERE id = ?').run(songId)
       } else {
         const res = this.db
           .prepare('DELETE FROM likes WHERE user_id = ? AND song_id = ?')
           .run(user.id, songId)
         if (res.changes > 0) {
-          this.db.prepare('UPDATE songs SET like_count = MAX(0, like_count - 1) WHERE id = ?').run(songId)
+          this.prep('UPDATE songs SET like_count = MAX(0, like_count - 1) WHERE id = ?').run(songId)
         }
       }
     })()
@@ -461,7 +477,7 @@ export class Catalog {
   }
 
   countPlay(songId: number): void {
-    this.db.prepare('UPDATE songs SET play_count = play_count + 1 WHERE id = ?').run(songId)
+    this.prep('UPDATE songs SET play_count = play_count + 1 WHERE id = ?').run(songId)
   }
 
   // ---- artists -------------------------------------------------------------------------------------
@@ -494,7 +510,7 @@ export class Catalog {
         .all(id) as Array<{ id: number }>
     ).map((r) => r.id)
     const total = (
-      this.db.prepare('SELECT COUNT(*) AS n FROM song_artists WHERE artist_id = ?').get(id) as {
+      this.prep('SELECT COUNT(*) AS n FROM song_artists WHERE artist_id = ?').get(id) as {
         n: number
       }
     ).n
@@ -577,27 +593,37 @@ export class Catalog {
     if (terms.length === 0) return []
     const long = terms.filter((t) => [...t].length >= 3)
     const whole = terms.join(' ')
+    // Within a relevance tier, popular songs first; other kinds prefer shorter names.
+    const popularity = kind === 'song' ? '-(s.play_count + s.like_count * 20)' : 'length(k.key)'
+    const join = kind === 'song' ? 'JOIN songs s ON s.id = m.id' : ''
     let candidates: Array<{ id: number; key: string; rank: number }>
     if (long.length > 0) {
+      // Trigram FTS; bm25 is too slow on trigram doclists, so candidates are ranked below instead.
       const table = ftsTable(kind)
       const match = long.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ')
-      const weights = kind === 'artist' ? '' : ', 10.0, 1.0'
-      candidates = this.db
-        .prepare(
-          `SELECT m.id, k.key, m.rank FROM (SELECT rowid AS id, bm25(${table}${weights}) AS rank FROM ${table}
-             WHERE ${table} MATCH ? LIMIT 1000) m
-           JOIN search_keys k ON k.kind = ? AND k.id = m.id ORDER BY m.rank LIMIT 200`,
-        )
-        .all(match, kind) as Array<{ id: number; key: string; rank: number }>
+      candidates = this.prep(
+        `SELECT m.id, k.key, ${popularity} AS rank FROM (SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? LIMIT 300) m
+         JOIN search_keys k ON k.kind = ? AND k.id = m.id ${join}`,
+      ).all(match, kind) as Array<{ id: number; key: string; rank: number }>
+    } else if (terms.every((t) => /^[\p{L}\p{N}]+$/u.test(t))) {
+      // 1–2 character terms: the unigram/bigram index.
+      const table = shortTable(kind)
+      const match = terms.map((t) => `"${t}"`).join(' AND ')
+      candidates = (
+        this.db
+          .prepare(
+            `SELECT m.id, k.key FROM (SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? LIMIT 300) m
+             JOIN search_keys k ON k.kind = ? AND k.id = m.id`,
+          )
+          .all(match, kind) as Array<{ id: number; key: string }>
+      ).map((r) => ({ ...r, rank: r.key.length }))
     } else {
+      // Short terms with punctuation: scan the keys.
       const where = terms.map(() => 'instr(key, ?) > 0').join(' AND ')
       candidates = (
         this.db
           .prepare(`SELECT id, key FROM search_keys WHERE kind = ? AND ${where} LIMIT 200`)
-          .all(kind, ...terms) as Array<{
-          id: number
-          key: string
-        }>
+          .all(kind, ...terms) as Array<{ id: number; key: string }>
       ).map((r) => ({ ...r, rank: r.key.length }))
     }
     const tier = (key: string) =>

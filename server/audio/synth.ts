@@ -39,21 +39,24 @@ function tone(
   const start = Math.floor(startSec * rate)
   const end = Math.min(out.length, start + Math.floor(lengthSec * rate))
   const nyquist = rate / 2
-  const partials = harmonics
+  const usable = harmonics
     .map((amp, i) => ({ amp, step: ((hz * (i + 1)) / rate) * TABLE_SIZE }))
     .filter((p, i) => hz * (i + 1) < nyquist * 0.9 && p.amp !== 0)
-  if (partials.length === 0) return
-  const phases = new Float64Array(partials.length)
+  const count = usable.length
+  if (count === 0) return
+  const amps = Float64Array.from(usable, (p) => p.amp)
+  const steps = Float64Array.from(usable, (p) => p.step)
+  const phases = new Float64Array(count)
   const attack = Math.max(1, Math.floor(attackSec * rate))
   const release = Math.max(1, Math.floor(0.03 * rate))
   const decayPerSample = Math.exp(-decay / rate)
   let env = 1
   for (let s = start, k = 0; s < end; s++, k++) {
     let v = 0
-    for (let p = 0; p < partials.length; p++) {
+    for (let p = 0; p < count; p++) {
       const ph = phases[p]
-      v += SINE[ph | 0] * partials[p].amp
-      let next = ph + partials[p].step
+      v += SINE[ph | 0] * amps[p]
+      let next = ph + steps[p]
       if (next >= TABLE_SIZE) next -= TABLE_SIZE
       phases[p] = next
     }
@@ -179,12 +182,10 @@ export function synthesizeWav(sound: SongSound, rate: number, channels: number):
   buf.writeUInt16LE(16, 34)
   buf.write('data', 36, 'ascii')
   buf.writeUInt32LE(frames * blockAlign, 40)
-  let offset = 44
-  for (let s = 0; s < frames; s++) {
-    for (let c = 0; c < channels; c++) {
-      buf.writeInt16LE(Math.round(data[c][s] * 32767), offset)
-      offset += 2
-    }
+  const pcm = new Int16Array(buf.buffer, buf.byteOffset + 44, frames * channels)
+  for (let c = 0; c < channels; c++) {
+    const ch = data[c]
+    for (let s = 0, o = c; s < frames; s++, o += channels) pcm[o] = Math.round(ch[s] * 32767)
   }
   return buf
 }

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3'
  * Ordered schema migrations. `PRAGMA user_version` records how many have been applied; each runs in its own
  * transaction. Append new entries, never edit applied ones.
  */
-export const migrations: ReadonlyArray<(db: Database.Database) => void> = [
+export const migrations: Array<(db: Database.Database) => void> = [
   (db) => {
     db.exec(`
       CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -141,6 +141,43 @@ export const migrations: ReadonlyArray<(db: Database.Database) => void> = [
     `)
   },
 ]
+
+/** Character unigrams and bigrams of each word of a lower-cased key: what 1–2 character queries match. */
+export function shortGrams(key: string): string {
+  const grams = new Set<string>()
+  for (const word of key.split(/\s+/)) {
+    const chars = [...word]
+    for (let i = 0; i < chars.length; i++) {
+      grams.add(chars[i])
+      if (i + 1 < chars.length) grams.add(chars[i] + chars[i + 1])
+    }
+  }
+  return [...grams].join(' ')
+}
+
+export const SHORT_TABLES = {
+  song: 'songs_short',
+  album: 'albums_short',
+  artist: 'artists_short',
+  playlist: 'playlists_short',
+} as const
+
+migrations.push((db) => {
+  // Index of 1–2 character grams so short queries (夜, 星空, "ep") avoid a full scan.
+  for (const [kind, table] of Object.entries(SHORT_TABLES)) {
+    db.exec(
+      `CREATE VIRTUAL TABLE ${table} USING fts5(grams, tokenize = 'unicode61', content = '', contentless_delete = 1)`,
+    )
+    const insert = db.prepare(`INSERT INTO ${table} (rowid, grams) VALUES (?, ?)`)
+    const rows = db.prepare('SELECT id, key FROM search_keys WHERE kind = ?').all(kind) as Array<{
+      id: number
+      key: string
+    }>
+    for (const row of rows) {
+      insert.run(row.id, shortGrams(row.key))
+    }
+  }
+})
 
 export function migrate(db: Database.Database): void {
   const current = db.pragma('user_version', { simple: true }) as number

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3'
 import type { DB } from './open'
+import { SHORT_TABLES, shortGrams } from './migrations'
 
 export type SearchKind = 'song' | 'artist' | 'album' | 'playlist'
 
@@ -14,6 +15,8 @@ const FTS: Record<SearchKind, string> = {
 export class SearchIndexer {
   private readonly insertFts: Record<SearchKind, Statement<unknown[]>>
   private readonly deleteFts: Record<SearchKind, Statement<unknown[]>>
+  private readonly insertShort: Record<SearchKind, Statement<unknown[]>>
+  private readonly deleteShort: Record<SearchKind, Statement<unknown[]>>
   private readonly upsertKey
   private readonly deleteKey
 
@@ -32,6 +35,13 @@ export class SearchIndexer {
       playlist: del(FTS.playlist),
       artist: del(FTS.artist),
     }
+    const kinds = Object.keys(SHORT_TABLES) as SearchKind[]
+    this.insertShort = Object.fromEntries(
+      kinds.map((k) => [k, db.prepare(`INSERT INTO ${SHORT_TABLES[k]} (rowid, grams) VALUES (?, ?)`)]),
+    ) as Record<SearchKind, Statement<unknown[]>>
+    this.deleteShort = Object.fromEntries(
+      kinds.map((k) => [k, db.prepare(`DELETE FROM ${SHORT_TABLES[k]} WHERE rowid = ?`)]),
+    ) as Record<SearchKind, Statement<unknown[]>>
     this.upsertKey = db.prepare(
       'INSERT INTO search_keys (kind, id, key) VALUES (?, ?, ?) ON CONFLICT(kind, id) DO UPDATE SET key = excluded.key',
     )
@@ -42,12 +52,15 @@ export class SearchIndexer {
   add(kind: SearchKind, id: number, name: string, extra = ''): void {
     if (kind === 'artist') this.insertFts.artist.run(id, name)
     else this.insertFts[kind].run(id, name, extra)
-    this.upsertKey.run(kind, id, name.toLowerCase())
+    const key = name.toLowerCase()
+    this.upsertKey.run(kind, id, key)
+    this.insertShort[kind].run(id, shortGrams(key))
   }
 
   remove(kind: SearchKind, id: number): void {
     this.deleteFts[kind].run(id)
     this.deleteKey.run(kind, id)
+    this.deleteShort[kind].run(id)
   }
 
   replace(kind: SearchKind, id: number, name: string, extra = ''): void {
@@ -57,3 +70,4 @@ export class SearchIndexer {
 }
 
 export const ftsTable = (kind: SearchKind): string => FTS[kind]
+export const shortTable = (kind: SearchKind): string => SHORT_TABLES[kind]

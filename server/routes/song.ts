@@ -14,8 +14,7 @@ export function songRoutes(app: FastifyInstance, ctx: Ctx): void {
   app.get('/song/detail', async (req) => {
     const q = req.query as Params
     const id = idParam(q, 'id', true)
-    // uid is accepted for compatibility; who is asking is decided by the Token header.
-    idParam(q, 'uid', false)
+    // uid is accepted (any value) for compatibility; who is asking is decided by the Token header.
     const br = intParam(q, 'br', 320000, 1, 100_000_000)
     const base = ctx.baseUrl(req)
     const [song] = ctx.catalog.songs(base, [id])

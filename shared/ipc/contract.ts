@@ -31,6 +31,8 @@ const byId = z.object({ id: idSchema }).strict()
 
 // ---- shapes that only exist between our processes ----
 
+/** The built-in data source's process: `reconnecting` while main restarts it, `failed` when it gave up. */
+export type DataSourceState = 'starting' | 'ready' | 'reconnecting' | 'failed'
 export interface DataSourceInfo {
   id: string
   name: string
@@ -38,6 +40,8 @@ export interface DataSourceInfo {
   builtin: boolean
   /** Plain http to a non-loopback host: shown with a warning. */
   insecure: boolean
+  /** Only on the built-in source (added sources are not supervised). */
+  state?: DataSourceState
 }
 export interface SourceList {
   sources: DataSourceInfo[]
@@ -166,6 +170,8 @@ export const invokeChannels = {
   'auth:status': channel<AuthState>().args(none),
   'auth:start-qr': channel<void>().args(none),
   'auth:cancel-qr': channel<void>().args(none),
+  /** The last `auth:qr` event of the running (or last) QR login, for a login window that opens late. */
+  'auth:qr-state': channel<QrEvent | null>().args(none),
   'auth:logout': channel<void>().args(none),
 
   'sources:list': channel<SourceList>().args(none),

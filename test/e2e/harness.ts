@@ -6,16 +6,19 @@ import { chromium } from 'playwright-core'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { build } from 'vite'
 import { createCore, createMemoryStore } from '@main/core'
-import type { Core } from '@main/core'
+import type { Core, SecretCipher } from '@main/core'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
 import { createTestCipher } from '../support/test-cipher'
 import { serveStatic } from '../support/static-server'
 
 /**
- * Runs Cadence for an end-to-end test: the reference data source (unless `sourceUrl` points at another
- * one), the real core with an in-memory store and a test cipher, the built renderer served on 127.0.0.1,
- * and Debian Chromium with `window.cadence` bridged to the core through Playwright bindings.
+ * Runs Cadence for an end-to-end test: the reference data source started in-process and registered as
+ * the built-in source (so the app opens signed in, as a fresh install does), the real core with an
+ * in-memory store and a test cipher, the built renderer served on 127.0.0.1, and Debian Chromium with
+ * `window.cadence` bridged to the core through Playwright bindings. With `sourceUrl`, that address is
+ * added as a remote data source and made active instead: signed out, login through the QR flow.
+ * The QR login window is a second page at `appUrl/index.html#/login`.
  */
 
 export interface StartAppOptions {
@@ -28,6 +31,10 @@ export interface StartAppOptions {
   /** Extra Chromium flags. */
   chromiumArgs?: string[]
   viewport?: { width: number; height: number }
+  /** What the settings store holds at start (e.g. `{ settings: { ...DEFAULT_SETTINGS, keepSignedIn: false } }`). */
+  store?: Record<string, unknown>
+  /** Stands in for safeStorage (default: a real AES-GCM test cipher with encryption available). */
+  cipher?: SecretCipher
 }
 
 export interface App {
@@ -41,6 +48,10 @@ export interface App {
   core: Core
   /** Where the built renderer is served. */
   appUrl: string
+  /** The core's key-value store (in memory): `store.snapshot()` is what electron-store would persist. */
+  store: ReturnType<typeof createMemoryStore>
+  /** The QR login window, while it is open. */
+  loginPage(): Page | undefined
   /** Saves a screenshot under test-results/. */
   screenshot(name: string): Promise<string>
   close(): Promise<void>
@@ -120,14 +131,50 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
     cleanups.push(() => web.close())
     const appUrl = web.url
 
+    // The login window opens as a second page in the same context; closing it stops the QR flow.
+    const opened: { context?: BrowserContext } = {}
+    let loginPage: Page | undefined
+    let closingLogin = false
+    const windows = {
+      openLogin() {
+        if (loginPage || !opened.context) return
+        void opened.context.newPage().then(async (login) => {
+          loginPage = login
+          login.on('close', () => {
+            if (loginPage === login) loginPage = undefined
+            if (!closingLogin) core.loginWindowClosed()
+          })
+          await login.goto(appUrl + '/index.html#/login').catch(() => {})
+        })
+      },
+      closeLogin() {
+        const open = loginPage
+        loginPage = undefined
+        if (!open) return
+        closingLogin = true
+        void open.close().finally(() => (closingLogin = false))
+      },
+    }
+
+    const store = createMemoryStore(options.store)
     const core = createCore({
-      store: createMemoryStore(),
-      cipher: createTestCipher(),
-      dataSourceUrl: sourceUrl,
+      store,
+      cipher: options.cipher ?? createTestCipher(),
+      builtinSourceUrl: server?.url,
       isTrustedSender: (url) => url.startsWith(appUrl + '/'),
       appInfo: { name: 'Cadence', version: '0.0.0-test', platform: process.platform },
+      windows,
     })
     cleanups.push(() => core.dispose())
+    if (options.sourceUrl) {
+      // A remote data source: added by URL and made active, signed out until the QR login.
+      core.setBuiltin(undefined, 'failed')
+      const trusted = { senderUrl: appUrl + '/index.html' }
+      const added = await core.router.invoke('sources:add', { url: options.sourceUrl }, trusted)
+      if (!added.ok) throw new Error(`Could not add ${options.sourceUrl}: ${added.error.message}`)
+      await core.router.invoke('sources:activate', { id: (added.value as { id: string }).id }, trusted)
+    }
+    await core.start()
 
     const browser = await chromium.launch({
       executablePath: findChromium(),
@@ -135,16 +182,17 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       headless: true,
     })
     cleanups.push(() => browser.close())
-    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } })
-    await context.exposeBinding('__cadenceInvoke', (source, channel: string, args: unknown) =>
+    const ctx = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } })
+    opened.context = ctx
+    await ctx.exposeBinding('__cadenceInvoke', (source, channel: string, args: unknown) =>
       core.router.invoke(channel, args, { senderUrl: source.frame.url() }),
     )
-    await context.addInitScript({ content: await testPreload() })
-    const page = await context.newPage()
+    await ctx.addInitScript({ content: await testPreload() })
+    const page = await ctx.newPage()
 
     // Events from the core reach every page the way webContents.send reaches every window.
     const unsubscribe = core.events.subscribe((event, payload) => {
-      for (const p of context.pages()) {
+      for (const p of ctx.pages()) {
         void p
           .evaluate(([e, data]) => window.__cadenceEmit(e, data), [event, payload] as const)
           .catch(() => {})
@@ -155,12 +203,14 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
     await page.goto(appUrl + '/index.html')
     return {
       page,
-      context,
+      context: ctx,
       browser,
       sourceUrl,
       server,
       core,
       appUrl,
+      store,
+      loginPage: () => loginPage,
       async screenshot(name) {
         const path = join(RESULTS_DIR, `${name}.png`)
         await page.screenshot({ path, fullPage: false })

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { createIpcRouter } from '@main/core/ipc/router'
+import type { Handlers } from '@main/core/ipc/router'
 import { DataSourceError } from '@shared/errors'
 import { silentLogger } from '@main/core/log'
+
+/** Only the channels a test needs; the router answers the rest as unavailable. */
+const some = (handlers: Partial<Handlers>) => handlers as Handlers
 
 const trusted = { senderUrl: 'app://cadence/index.html' }
 const options = {
@@ -12,7 +16,7 @@ const options = {
 describe('createIpcRouter', () => {
   it('runs the handler with parsed arguments', async () => {
     const router = createIpcRouter(
-      { 'catalog:recommend-playlists': (args) => [{ limit: args?.limit }] as never },
+      some({ 'catalog:recommend-playlists': (args) => [{ limit: args?.limit }] as never }),
       options,
     )
     expect(await router.invoke('catalog:recommend-playlists', { limit: 3 }, trusted)).toEqual({
@@ -23,7 +27,10 @@ describe('createIpcRouter', () => {
 
   it('rejects malformed arguments with a typed error and never calls the handler', async () => {
     let called = false
-    const router = createIpcRouter({ 'catalog:playlist': () => ((called = true), {} as never) }, options)
+    const router = createIpcRouter(
+      some({ 'catalog:playlist': () => ((called = true), {} as never) }),
+      options,
+    )
     for (const bad of [undefined, null, 42, 'x', { id: {} }, { id: 1, extra: 1 }, [1]]) {
       const result = await router.invoke('catalog:playlist', bad, trusted)
       expect(result).toMatchObject({ ok: false, error: { name: 'IpcError', kind: 'invalid-argument' } })
@@ -33,7 +40,7 @@ describe('createIpcRouter', () => {
 
   it('refuses calls from an untrusted sender', async () => {
     const router = createIpcRouter(
-      { 'app:info': () => ({ name: 'x', version: '1', platform: 'linux' }) },
+      some({ 'app:info': () => ({ name: 'x', version: '1', platform: 'linux' }) }),
       options,
     )
     const result = await router.invoke('app:info', undefined, { senderUrl: 'https://evil.example/' })
@@ -41,7 +48,7 @@ describe('createIpcRouter', () => {
   })
 
   it('answers unknown channels with a typed error', async () => {
-    const router = createIpcRouter({}, options)
+    const router = createIpcRouter(some({}), options)
     expect(await router.invoke('fs:read', {}, trusted)).toMatchObject({
       ok: false,
       error: { kind: 'unknown-channel' },
@@ -50,14 +57,14 @@ describe('createIpcRouter', () => {
 
   it('passes data-source errors through as values and hides unexpected ones', async () => {
     const router = createIpcRouter(
-      {
+      some({
         'catalog:toplists': () => {
           throw new DataSourceError({ kind: 'timeout', endpoint: '/playlist/toplist', message: 'slow' })
         },
         'catalog:recommend-songs': () => {
           throw new TypeError('secret internals')
         },
-      },
+      }),
       options,
     )
     expect(await router.invoke('catalog:toplists', undefined, trusted)).toMatchObject({

@@ -1,12 +1,26 @@
-import type { AppInfo } from '@shared/ipc/contract'
+import QRCode from 'qrcode'
+import { DataSourceError } from '@shared/errors'
+import type { AppInfo, DataSourceState, PlayerCommandName, PlayerState } from '@shared/ipc/contract'
 import { createApiClient } from './api/client'
 import type { ApiClient } from './api/client'
+import { createAppHandlers } from './app/handlers'
+import { createAuthHandlers } from './auth/handlers'
+import { createAuthService } from './auth/service'
+import { createVault } from './auth/vault'
 import { createCatalogHandlers } from './catalog/handlers'
+import type { ActiveCall } from './catalog/handlers'
 import { createEventHub } from './events'
 import { createIpcRouter } from './ipc/router'
+import type { Handlers } from './ipc/router'
 import { silentLogger } from './log'
 import type { LoggerFactory } from './log'
-import type { KeyValueStore, SecretCipher } from './ports'
+import { createPlayerHandlers, sessionKey } from './player/handlers'
+import { noWindows, realTimers } from './ports'
+import type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
+import { createSettingsHandlers } from './settings/handlers'
+import { createSettingsService } from './settings/service'
+import { createSourcesHandlers } from './sources/handlers'
+import { BUILTIN_ID, createSourceRegistry } from './sources/registry'
 
 /**
  * The main process without Electron: every decision lives here, with its dependencies injected.
@@ -15,42 +29,205 @@ import type { KeyValueStore, SecretCipher } from './ports'
 export interface CoreDeps {
   store: KeyValueStore
   cipher: SecretCipher
-  /** URL of the data source to talk to (the built-in one, started by main). */
-  dataSourceUrl: string
   /** Only our own renderer may call main. */
   isTrustedSender: (senderUrl: string) => boolean
   appInfo: AppInfo
+  /**
+   * URL of the built-in data source when it is already running (tests). The app starts it after the
+   * core and reports it with `setBuiltin(url, state)`.
+   */
+  builtinSourceUrl?: string
   fetch?: typeof fetch
   log?: LoggerFactory
+  timers?: Timers
+  /** Opens and closes the QR login window. */
+  windows?: WindowsPort
+  /** Opens an http(s) address in the system browser. */
+  openExternal?: (url: string) => Promise<void> | void
+  /** The renderer reported what is playing (the tray shows it). */
+  onPlayerState?: (state: PlayerState) => void
+  /** Renders a QR code as a PNG data URI (default: qrcode's toDataURL). */
+  renderQr?: (text: string) => Promise<string>
+  /** Sign in to the built-in data source without a phone (default true). */
+  autoSignInBuiltin?: boolean
+  /** Ask an added address whether it is a data source (default true). */
+  probeSources?: boolean
+  /** API client timeout (default 10 s). */
+  timeoutMs?: number
 }
 
 export type Core = ReturnType<typeof createCore>
 
+const renderQrDefault = (text: string) =>
+  QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
+
 export function createCore(deps: CoreDeps) {
   const log = deps.log ?? silentLogger
+  const timers = deps.timers ?? realTimers
   const events = createEventHub()
-  const api: ApiClient = createApiClient({
-    baseUrl: deps.dataSourceUrl,
-    getCredential: () => undefined,
+  const store = deps.store
+  const settings = createSettingsService({ store, events, log: log('settings') })
+  const vault = createVault({ store, cipher: deps.cipher, settings: settings.get, log: log('vault') })
+  const registry = createSourceRegistry({ store, fetch: deps.fetch, probe: deps.probeSources })
+  registry.setBuiltin(deps.builtinSourceUrl, deps.builtinSourceUrl ? 'ready' : 'starting')
+
+  // One client per data source, rebuilt when its address changes (the built-in one's port can).
+  const clients = new Map<string, { url: string; client: ApiClient }>()
+  const client = (sourceId: string): ApiClient | undefined => {
+    const source = registry.get(sourceId)
+    if (!source?.url) return undefined
+    const held = clients.get(sourceId)
+    if (held && held.url === source.url) return held.client
+    const created = createApiClient({
+      baseUrl: source.url,
+      getCredential: () => vault.get(sourceId),
+      fetch: deps.fetch,
+      timeoutMs: deps.timeoutMs,
+      log: log('api'),
+    })
+    clients.set(sourceId, { url: source.url, client: created })
+    return created
+  }
+
+  const auth = createAuthService({
+    vault,
+    sources: registry,
+    client,
+    events,
+    store,
+    windows: deps.windows ?? noWindows,
+    timers,
+    settings: settings.get,
+    renderQr: deps.renderQr ?? renderQrDefault,
     fetch: deps.fetch,
-    log: log('api'),
+    log: log('auth'),
+    autoSignInBuiltin: deps.autoSignInBuiltin,
   })
 
-  const router = createIpcRouter(
-    {
-      'app:info': () => deps.appInfo,
-      ...createCatalogHandlers(() => api),
-    },
-    { isTrustedSender: deps.isTrustedSender, log: log('ipc') },
-  )
+  settings.onChange((next, previous) => {
+    if (
+      next.keepSignedIn !== previous.keepSignedIn ||
+      next.allowInsecureStorage !== previous.allowInsecureStorage
+    ) {
+      vault.applySettings()
+      events.emit('auth:changed', auth.state())
+    }
+  })
+
+  const call: ActiveCall = async (run) => {
+    const source = registry.active()
+    const api = client(source.id)
+    if (!api) {
+      throw new DataSourceError({
+        kind: 'network',
+        message:
+          source.builtin && source.state !== 'failed'
+            ? 'The built-in library is starting; try again in a moment'
+            : 'The data source is not available',
+      })
+    }
+    try {
+      return await run(api, source.id)
+    } catch (error) {
+      if (error instanceof DataSourceError && error.kind === 'unauthorized') {
+        void auth.handleUnauthorized(source.id, error).catch(() => {})
+      }
+      throw error
+    }
+  }
+
+  let playerState: PlayerState | null = null
+  const emitSources = () => events.emit('sources:changed', registry.list())
+
+  const activate = (id: string) => {
+    if (registry.active().id === id) return
+    auth.cancelQr()
+    registry.setActive(id)
+    for (const { client } of clients.values()) client.clearCache()
+    emitSources()
+    events.emit('auth:changed', auth.state(id))
+    void auth.check(id)
+  }
+
+  const handlers: Handlers = {
+    ...createAppHandlers({
+      appInfo: deps.appInfo,
+      openExternal: deps.openExternal ?? (() => undefined),
+    }),
+    ...createCatalogHandlers({ call, userId: () => auth.userId() }),
+    ...createPlayerHandlers({
+      call,
+      userId: () => auth.userId(),
+      activeSourceId: () => registry.active().id,
+      store,
+      onState: (state) => {
+        playerState = state
+        deps.onPlayerState?.(state)
+      },
+    }),
+    ...createAuthHandlers(auth),
+    ...createSourcesHandlers({
+      list: () => registry.list(),
+      add: async (input) => {
+        const added = await registry.add(input)
+        emitSources()
+        return added
+      },
+      remove: (id) => {
+        const wasActive = registry.active().id === id
+        registry.remove(id)
+        auth.forget(id)
+        clients.delete(id)
+        store.delete(sessionKey(id))
+        emitSources()
+        if (wasActive) {
+          events.emit('auth:changed', auth.state())
+          void auth.check()
+        }
+      },
+      activate,
+    }),
+    ...createSettingsHandlers(settings),
+  }
+
+  const router = createIpcRouter(handlers, { isTrustedSender: deps.isTrustedSender, log: log('ipc') })
 
   return {
     router,
+    handlers,
     events,
-    api: () => api,
-    dispose() {},
+    settings,
+    sources: registry,
+    auth,
+    /** The active data source's API client; throws a network error while the built-in one is not running. */
+    api: (): ApiClient => {
+      const api = client(registry.active().id)
+      if (!api) throw new DataSourceError({ kind: 'network', message: 'The data source is not available' })
+      return api
+    },
+    /** Checks the active source's login (signs in to the built-in one by itself). */
+    start: () => auth.check(),
+    /** The built-in data source (re)started, is restarting, or gave up. */
+    setBuiltin(url: string | undefined, state: DataSourceState) {
+      const before = registry.get(BUILTIN_ID)
+      registry.setBuiltin(url, state)
+      if (before?.url !== (url ?? '') || before?.state !== state) emitSources()
+      if (state === 'ready' && registry.active().id === BUILTIN_ID && auth.state().status !== 'signed-in') {
+        void auth.check(BUILTIN_ID)
+      }
+    },
+    /** From the tray or a media key. */
+    playerCommand(command: PlayerCommandName) {
+      events.emit('player:command', { command })
+    },
+    playerState: () => playerState,
+    /** The user closed the QR login window. */
+    loginWindowClosed: () => auth.loginWindowClosed(),
+    dispose() {
+      auth.dispose()
+    },
   }
 }
 
-export type { KeyValueStore, SecretCipher } from './ports'
+export type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
 export { createMemoryStore } from './ports'

@@ -31,3 +31,20 @@ export function createMemoryStore(initial: Record<string, unknown> = {}): KeyVal
     snapshot: () => structuredClone(Object.fromEntries(data)),
   }
 }
+
+/** Timers, injected so tests drive them (`vi.useFakeTimers()` works with the defaults, read at call time). */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+}
+export const realTimers: Timers = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+}
+
+/** The windows the core may open or close (the login window; the main window is the glue's business). */
+export interface WindowsPort {
+  openLogin(): void
+  closeLogin(): void
+}
+export const noWindows: WindowsPort = { openLogin() {}, closeLogin() {} }

@@ -1,5 +1,5 @@
 import { BrowserWindow, shell } from 'electron'
-import type { BrowserWindowConstructorOptions, WebContents } from 'electron'
+import type { BrowserWindowConstructorOptions, Session, WebContents } from 'electron'
 
 /** Every window is sandboxed and isolated; only our preload talks to main. */
 export function secureWebPreferences(preloadPath: string): BrowserWindowConstructorOptions['webPreferences'] {
@@ -9,9 +9,12 @@ export function secureWebPreferences(preloadPath: string): BrowserWindowConstruc
     sandbox: true,
     nodeIntegration: false,
     nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
     webSecurity: true,
     allowRunningInsecureContent: false,
+    experimentalFeatures: false,
     webviewTag: false,
+    navigateOnDragDrop: false,
     spellcheck: false,
   }
 }
@@ -31,11 +34,19 @@ export function lockDownContents(contents: WebContents, isAppUrl: (url: string) 
   contents.on('will-attach-webview', (event) => event.preventDefault())
 }
 
+/** Playing audio needs no permission: every request and check is denied. */
+export function lockDownSession(session: Session): void {
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  session.setPermissionCheckHandler(() => false)
+  session.setDevicePermissionHandler(() => false)
+}
+
 export interface MainWindowOptions {
   preloadPath: string
   load: (window: BrowserWindow) => Promise<void>
   isAppUrl: (url: string) => boolean
   bounds?: { width: number; height: number; x?: number; y?: number }
+  maximized?: boolean
 }
 
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
@@ -51,6 +62,39 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     backgroundColor: '#111318',
     webPreferences: secureWebPreferences(options.preloadPath),
   })
+  lockDownContents(window.webContents, options.isAppUrl)
+  window.once('ready-to-show', () => {
+    if (options.maximized) window.maximize()
+    window.show()
+  })
+  void options.load(window)
+  return window
+}
+
+export interface LoginWindowOptions {
+  preloadPath: string
+  /** Loads `index.html#/login`. */
+  load: (window: BrowserWindow) => Promise<void>
+  isAppUrl: (url: string) => boolean
+  parent?: BrowserWindow
+}
+
+/** The small QR login window: same secure preferences as the main window. */
+export function createLoginWindow(options: LoginWindowOptions): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 400,
+    height: 560,
+    resizable: false,
+    minimizable: false,
+    maximizable: false,
+    fullscreenable: false,
+    title: 'Sign in — Cadence',
+    show: false,
+    parent: options.parent,
+    backgroundColor: '#111318',
+    webPreferences: secureWebPreferences(options.preloadPath),
+  })
+  window.setMenuBarVisibility(false)
   lockDownContents(window.webContents, options.isAppUrl)
   window.once('ready-to-show', () => window.show())
   void options.load(window)

@@ -12,6 +12,31 @@ export interface AsyncState<T> {
   load: () => Promise<void>
 }
 
+type ErrorListener = (error: CadenceError) => void
+const errorListeners = new Set<ErrorListener>()
+
+/**
+ * Every failure a store catches passes through here, so one place (the auth store) can notice an expired
+ * session (`unauthorized`) wherever it shows up. Returns an unsubscribe function.
+ */
+export function onCaughtError(listener: ErrorListener): () => void {
+  errorListeners.add(listener)
+  return () => void errorListeners.delete(listener)
+}
+
+/** Turns anything thrown into a CadenceError and tells the listeners. */
+export function toCadenceError(cause: unknown): CadenceError {
+  const error =
+    cause instanceof CadenceError
+      ? cause
+      : new CadenceError({
+          kind: 'internal',
+          message: cause instanceof Error ? cause.message : String(cause),
+        })
+  for (const listener of errorListeners) listener(error)
+  return error
+}
+
 /** Explicit async state for a view section: status, data and error, newest request wins. */
 export function useAsyncState<T>(loader: () => Promise<T>): AsyncState<T> {
   const status = ref<AsyncStatus>('idle')
@@ -30,13 +55,7 @@ export function useAsyncState<T>(loader: () => Promise<T>): AsyncState<T> {
       status.value = 'ready'
     } catch (cause) {
       if (mine !== generation) return
-      error.value =
-        cause instanceof CadenceError
-          ? cause
-          : new CadenceError({
-              kind: 'internal',
-              message: cause instanceof Error ? cause.message : String(cause),
-            })
+      error.value = toCadenceError(cause)
       status.value = 'error'
     }
   }

@@ -5,6 +5,13 @@ import { useAsyncState } from './async'
 /** The Home view's sections, each with its own loading, empty and error state. */
 export const useHomeStore = defineStore('home', () => {
   const playlists = useAsyncState(() => invoke('catalog:recommend-playlists', { limit: 12 }))
+  const toplists = useAsyncState(() => invoke('catalog:toplists', { limit: 6 }))
+  const songs = useAsyncState(() => invoke('catalog:recommend-songs', { limit: 10 }))
+  const artists = useAsyncState(() => invoke('catalog:recommend-artists', { limit: 8 }))
 
-  return { playlists }
+  function loadAll() {
+    return Promise.all([playlists.load(), toplists.load(), songs.load(), artists.load()])
+  }
+
+  return { playlists, toplists, songs, artists, loadAll }
 })

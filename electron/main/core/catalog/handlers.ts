@@ -1,24 +1,37 @@
+import { DataSourceError } from '@shared/errors'
 import type { ApiClient } from '../api/client'
 import type { Handlers } from '../ipc/router'
 
-type CatalogChannels =
-  | 'catalog:recommend-playlists'
-  | 'catalog:toplists'
-  | 'catalog:playlist'
-  | 'catalog:recommend-songs'
-  | 'catalog:recommend-artists'
-  | 'catalog:artist'
-  | 'catalog:search'
+type CatalogChannels = Extract<keyof Handlers, `catalog:${string}`>
+
+/** Runs a call against the active data source's client (and reports an `unauthorized` answer). */
+export type ActiveCall = <T>(run: (api: ApiClient, sourceId: string) => Promise<T>) => Promise<T>
 
 /** Browsing: straight through to the active data source's client. */
-export function createCatalogHandlers(api: () => ApiClient): Pick<Handlers, CatalogChannels> {
+export function createCatalogHandlers(deps: {
+  call: ActiveCall
+  userId: () => string | number | undefined
+}): Pick<Handlers, CatalogChannels> {
+  const { call } = deps
   return {
-    'catalog:recommend-playlists': (args) => api().recommendPlaylists(args?.limit),
-    'catalog:toplists': (args) => api().toplists(args?.limit),
-    'catalog:playlist': ({ id }) => api().playlistDetail(id),
-    'catalog:recommend-songs': (args) => api().recommendSongs(args?.limit),
-    'catalog:recommend-artists': (args) => api().recommendArtists(args?.limit),
-    'catalog:artist': ({ id }) => api().artistDetail(id),
-    'catalog:search': ({ keywords, limit }) => api().search(keywords, limit),
+    'catalog:recommend-playlists': (args) => call((api) => api.recommendPlaylists(args?.limit)),
+    'catalog:toplists': (args) => call((api) => api.toplists(args?.limit)),
+    'catalog:user-playlists': (args) => {
+      const uid = deps.userId()
+      if (uid === undefined) {
+        throw new DataSourceError({
+          kind: 'unauthorized',
+          endpoint: '/playlist/list',
+          message: 'Sign in to see your playlists',
+        })
+      }
+      return call((api) => api.userPlaylists(uid, { limit: args?.limit, offset: args?.offset }))
+    },
+    'catalog:playlist': ({ id }) => call((api) => api.playlistDetail(id)),
+    'catalog:recommend-songs': (args) => call((api) => api.recommendSongs(args?.limit)),
+    'catalog:recommend-artists': (args) => call((api) => api.recommendArtists(args?.limit)),
+    'catalog:artist': ({ id }) => call((api) => api.artistDetail(id)),
+    'catalog:search': ({ keywords, limit }) => call((api) => api.search(keywords, limit)),
+    'catalog:like': ({ id, like }) => call((api) => api.likeSong(id, like)),
   }
 }

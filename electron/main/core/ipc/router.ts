@@ -28,7 +28,7 @@ export interface IpcRouter {
 }
 
 /** The one wrapper every handler is registered through. */
-export function createIpcRouter(handlers: Partial<Handlers>, options: IpcRouterOptions): IpcRouter {
+export function createIpcRouter(handlers: Handlers, options: IpcRouterOptions): IpcRouter {
   const channels = Object.keys(invokeChannels) as InvokeChannel[]
   const known = new Set<string>(channels)
 

@@ -1,4 +1,18 @@
 export default {
-  en: { home: 'Home', main: 'Main navigation' },
-  'zh-CN': { home: '首页', main: '主导航' },
+  en: {
+    main: 'Main navigation',
+    home: 'Home',
+    search: 'Search',
+    library: 'Library',
+    settings: 'Settings',
+    skip: 'Skip to content',
+  },
+  'zh-CN': {
+    main: '主导航',
+    home: '首页',
+    search: '搜索',
+    library: '音乐库',
+    settings: '设置',
+    skip: '跳到内容',
+  },
 }

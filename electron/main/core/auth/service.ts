@@ -1,0 +1,270 @@
+import type { Id, User } from '@shared/api/models'
+import { CadenceError, DataSourceError } from '@shared/errors'
+import type { AuthState, AuthStatus, QrEvent } from '@shared/ipc/contract'
+import type { Settings } from '@shared/settings'
+import type { ApiClient } from '../api/client'
+import type { EventHub } from '../events'
+import type { Logger } from '../log'
+import type { KeyValueStore, Timers, WindowsPort } from '../ports'
+import type { SourceRegistry } from '../sources/registry'
+import { BUILTIN_ID } from '../sources/registry'
+import { signInBuiltin } from './builtin-signin'
+import { startQrFlow } from './qr-flow'
+import type { QrFlow } from './qr-flow'
+import type { Vault } from './vault'
+
+/**
+ * Who is signed in to which data source. Holds the QR login flow, checks `/connect/status`, and turns
+ * any `unauthorized` answer into "the login is gone": credential cleared, `auth:changed` with `expired`.
+ * The built-in data source is signed in by main itself (`signInBuiltin`), unless the user signed out.
+ */
+
+export const BUILTIN_SIGNED_OUT_KEY = 'builtinSignedOut'
+
+interface SourceAuth {
+  status: AuthStatus
+  user: User | null
+  error?: DataSourceError
+}
+
+export interface AuthServiceDeps {
+  vault: Vault
+  sources: SourceRegistry
+  client: (sourceId: string) => ApiClient | undefined
+  events: EventHub
+  store: KeyValueStore
+  windows: WindowsPort
+  timers: Timers
+  settings: () => Settings
+  renderQr: (text: string) => Promise<string>
+  fetch?: typeof fetch
+  log: Logger
+  /** Sign the built-in source in by itself (default true). */
+  autoSignInBuiltin?: boolean
+}
+
+export type AuthService = ReturnType<typeof createAuthService>
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const { vault, events, log } = deps
+  const states = new Map<string, SourceAuth>()
+  const checks = new Map<string, Promise<AuthState>>()
+  let flow: { sourceId: string; flow: QrFlow } | undefined
+  let lastQr: QrEvent | null = null
+
+  const get = (sourceId: string): SourceAuth =>
+    states.get(sourceId) ?? { status: vault.has(sourceId) ? 'unknown' : 'signed-out', user: null }
+
+  const state = (sourceId = deps.sources.active().id): AuthState => {
+    const s = get(sourceId)
+    return {
+      sourceId,
+      status: s.status,
+      user: s.user,
+      storage: vault.storage(sourceId),
+      ...(s.error ? { error: s.error.toPayload() } : {}),
+    }
+  }
+  const set = (sourceId: string, next: SourceAuth) => {
+    states.set(sourceId, next)
+    // The renderer only shows the active source; other sources' changes wait until it is activated.
+    if (sourceId === deps.sources.active().id) events.emit('auth:changed', state(sourceId))
+  }
+
+  const needClient = (sourceId: string): ApiClient => {
+    const client = deps.client(sourceId)
+    if (!client) {
+      throw new DataSourceError({
+        kind: 'network',
+        message: 'The data source is not available yet',
+      })
+    }
+    return client
+  }
+
+  const builtinSignedOut = () => deps.store.get<boolean>(BUILTIN_SIGNED_OUT_KEY) === true
+
+  /** Stores a new credential and asks who it belongs to. */
+  const adopt = async (sourceId: string, credential: string): Promise<User> => {
+    const client = needClient(sourceId)
+    vault.set(sourceId, credential)
+    client.clearCache()
+    try {
+      const user = await client.loginStatus()
+      if (sourceId === BUILTIN_ID) deps.store.delete(BUILTIN_SIGNED_OUT_KEY)
+      set(sourceId, { status: 'signed-in', user })
+      return user
+    } catch (error) {
+      if (error instanceof DataSourceError && error.kind === 'unauthorized') {
+        vault.clear(sourceId)
+        set(sourceId, { status: 'signed-out', user: null, error })
+      } else if (error instanceof DataSourceError) {
+        set(sourceId, { status: 'unknown', user: null, error })
+      }
+      throw error
+    }
+  }
+
+  const autoSignIn = async (sourceId: string): Promise<AuthState> => {
+    const client = needClient(sourceId)
+    const credential = await signInBuiltin({ api: client, fetch: deps.fetch, timers: deps.timers })
+    await adopt(sourceId, credential)
+    log.info('signed in to the built-in data source')
+    return state(sourceId)
+  }
+
+  const runCheck = async (sourceId: string): Promise<AuthState> => {
+    const client = deps.client(sourceId)
+    if (!client) {
+      set(sourceId, { status: vault.has(sourceId) ? 'unknown' : 'signed-out', user: null })
+      return state(sourceId)
+    }
+    const canAutoSignIn = sourceId === BUILTIN_ID && deps.autoSignInBuiltin !== false && !builtinSignedOut()
+    if (!vault.has(sourceId)) {
+      if (canAutoSignIn) {
+        try {
+          return await autoSignIn(sourceId)
+        } catch (error) {
+          log.warn('automatic sign-in to the built-in data source failed', { error: describe(error) })
+          set(sourceId, { status: 'signed-out', user: null, error: asDataSourceError(error) })
+          return state(sourceId)
+        }
+      }
+      set(sourceId, { status: 'signed-out', user: null })
+      return state(sourceId)
+    }
+    try {
+      const user = await client.loginStatus()
+      set(sourceId, { status: 'signed-in', user })
+    } catch (error) {
+      if (error instanceof DataSourceError && error.kind === 'unauthorized') {
+        log.info('the login has expired', { sourceId })
+        vault.clear(sourceId)
+        client.clearCache()
+        set(sourceId, { status: 'expired', user: null })
+        if (canAutoSignIn) {
+          try {
+            return await autoSignIn(sourceId)
+          } catch (again) {
+            log.warn('automatic sign-in after expiry failed', { error: describe(again) })
+          }
+        }
+      } else {
+        // Unreachable or broken: keep the credential, say we could not check.
+        const previous = get(sourceId)
+        set(sourceId, { status: 'unknown', user: previous.user, error: asDataSourceError(error) })
+      }
+    }
+    return state(sourceId)
+  }
+
+  const service = {
+    state,
+    /** The signed-in user's id on the active source, if any. */
+    userId(sourceId = deps.sources.active().id): Id | undefined {
+      const s = get(sourceId)
+      return s.status === 'signed-in' ? s.user?.id : undefined
+    },
+    /** Checks the login with `/connect/status` (one check per source at a time). */
+    check(sourceId = deps.sources.active().id): Promise<AuthState> {
+      const running = checks.get(sourceId)
+      if (running) return running
+      const promise = runCheck(sourceId).finally(() => checks.delete(sourceId))
+      checks.set(sourceId, promise)
+      return promise
+    },
+    /** Any call answered `unauthorized`: confirm with `/connect/status`, then forget the login. */
+    async handleUnauthorized(sourceId: string, error: DataSourceError): Promise<void> {
+      if (!vault.has(sourceId)) return
+      if (error.endpoint === '/connect/status') {
+        vault.clear(sourceId)
+        deps.client(sourceId)?.clearCache()
+        set(sourceId, { status: 'expired', user: null })
+        return
+      }
+      await service.check(sourceId)
+    },
+
+    startQr(): void {
+      const source = deps.sources.active()
+      service.cancelQr({ silent: true })
+      const sourceId = source.id
+      if (sourceId === BUILTIN_ID) {
+        // No phone needed: main confirms the code itself.
+        deps.store.delete(BUILTIN_SIGNED_OUT_KEY)
+        const emit = (event: QrEvent) => ((lastQr = event), events.emit('auth:qr', event))
+        emit({ phase: 'loading' })
+        vault.clear(sourceId)
+        void autoSignIn(sourceId).then(
+          (s) => emit({ phase: 'authorised', ...(s.user ? { user: s.user } : {}) }),
+          (error) => emit({ phase: 'error', error: asDataSourceError(error).toPayload() }),
+        )
+        return
+      }
+      const client = needClient(sourceId)
+      deps.windows.openLogin()
+      const started = startQrFlow({
+        api: client,
+        timers: deps.timers,
+        intervalMs: () => deps.settings().qrPollIntervalMs,
+        renderQr: deps.renderQr,
+        emit: (event) => {
+          lastQr = event
+          events.emit('auth:qr', event)
+        },
+        authorise: (credential) => adopt(sourceId, credential),
+        log,
+      })
+      flow = { sourceId, flow: started }
+      void started.done.then((phase) => {
+        if (flow?.flow !== started) return
+        flow = undefined
+        if (phase === 'authorised' || phase === 'cancelled') deps.windows.closeLogin()
+      })
+    },
+    cancelQr(options: { silent?: boolean; windowClosed?: boolean } = {}): void {
+      const running = flow
+      flow = undefined
+      if (running) running.flow.cancel()
+      if (!options.windowClosed && !options.silent) deps.windows.closeLogin()
+    },
+    /** The user closed the login window: stop polling at once. */
+    loginWindowClosed(): void {
+      service.cancelQr({ windowClosed: true })
+    },
+    qrState: (): QrEvent | null => lastQr,
+    qrRunning: () => flow !== undefined,
+
+    logout(): void {
+      const sourceId = deps.sources.active().id
+      service.cancelQr({ silent: true })
+      vault.clear(sourceId)
+      deps.client(sourceId)?.clearCache()
+      if (sourceId === BUILTIN_ID) deps.store.set(BUILTIN_SIGNED_OUT_KEY, true)
+      set(sourceId, { status: 'signed-out', user: null })
+      log.info('signed out', { sourceId })
+    },
+    /** A data source was removed: its login goes with it. */
+    forget(sourceId: string): void {
+      if (flow?.sourceId === sourceId) service.cancelQr()
+      vault.clear(sourceId)
+      states.delete(sourceId)
+    },
+    dispose(): void {
+      service.cancelQr({ silent: true })
+    },
+  }
+  return service
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+function asDataSourceError(error: unknown): DataSourceError {
+  if (error instanceof DataSourceError) return error
+  if (error instanceof CadenceError) {
+    return new DataSourceError({ kind: 'network', message: error.message })
+  }
+  return new DataSourceError({ kind: 'network', message: 'The data source could not be reached' })
+}

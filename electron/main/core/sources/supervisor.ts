@@ -1,0 +1,109 @@
+import type { DataSourceState } from '@shared/ipc/contract'
+import type { Logger } from '../log'
+import type { Timers } from '../ports'
+
+/**
+ * Keeps the built-in data source running: starts it, restarts it when it dies (doubling delay, at most
+ * `maxRestarts` within `windowMs`), reports every state so the renderer can show "reconnecting".
+ */
+
+export interface RunningProcess {
+  url: string
+  stop(): Promise<void>
+}
+/** Starts the process; `onExit` is called if it dies after it was ready. */
+export type ProcessStarter = (onExit: (code: number) => void) => Promise<RunningProcess>
+
+export interface SupervisorDeps {
+  start: ProcessStarter
+  onState: (url: string | undefined, state: DataSourceState) => void
+  timers: Timers
+  log: Logger
+  now?: () => number
+  maxRestarts?: number
+  windowMs?: number
+  baseDelayMs?: number
+  maxDelayMs?: number
+}
+
+export function superviseDataSource(deps: SupervisorDeps) {
+  const now = deps.now ?? Date.now
+  const maxRestarts = deps.maxRestarts ?? 5
+  const windowMs = deps.windowMs ?? 10 * 60_000
+  const baseDelay = deps.baseDelayMs ?? 1000
+  const maxDelay = deps.maxDelayMs ?? 30_000
+  let running: RunningProcess | undefined
+  let url: string | undefined
+  let timer: unknown
+  let stopped = false
+  const restarts: number[] = []
+
+  const launch = async (): Promise<void> => {
+    if (stopped) return
+    const generation = {}
+    current = generation
+    try {
+      const child = await deps.start((code) => {
+        if (stopped || current !== generation) return
+        deps.log.warn('the built-in data source stopped; restarting', { code })
+        running = undefined
+        retry()
+      })
+      if (stopped) {
+        await child.stop()
+        return
+      }
+      running = child
+      url = child.url
+      deps.onState(url, 'ready')
+    } catch (error) {
+      deps.log.error('the built-in data source failed to start', {
+        error: error instanceof Error ? error.message : String(error),
+      })
+      retry()
+    }
+  }
+  let current: object | undefined
+
+  const retry = () => {
+    if (stopped) return
+    const t = now()
+    while (restarts.length && t - restarts[0] > windowMs) restarts.shift()
+    if (restarts.length >= maxRestarts) {
+      deps.onState(url, 'failed')
+      return
+    }
+    restarts.push(t)
+    const delay = Math.min(baseDelay * 2 ** (restarts.length - 1), maxDelay)
+    deps.onState(url, 'reconnecting')
+    timer = deps.timers.setTimeout(() => {
+      timer = undefined
+      void launch()
+    }, delay)
+  }
+
+  return {
+    /** Resolves after the first start attempt (ready or scheduled to retry). */
+    start: () => {
+      deps.onState(undefined, 'starting')
+      return launch()
+    },
+    /** Manual retry after `failed`. */
+    restart: () => {
+      if (stopped || running) return
+      restarts.length = 0
+      if (timer !== undefined) deps.timers.clearTimeout(timer)
+      timer = undefined
+      deps.onState(url, 'reconnecting')
+      void launch()
+    },
+    async stop() {
+      stopped = true
+      if (timer !== undefined) deps.timers.clearTimeout(timer)
+      timer = undefined
+      const child = running
+      running = undefined
+      await child?.stop()
+    },
+  }
+}

@@ -1,0 +1,49 @@
+import { Menu, Tray, nativeImage } from 'electron'
+import type { MenuItemConstructorOptions } from 'electron'
+import type { PlayerState } from '@shared/ipc/contract'
+import { buildTrayMenu, trayTooltip } from '../core/tray/menu'
+import type { TrayAction } from '../core/tray/menu'
+
+export interface AppTrayOptions {
+  iconPath: string
+  onAction: (action: TrayAction) => void
+  isWindowVisible: () => boolean
+  /** Clicking the icon shows the window. */
+  onClick: () => void
+}
+
+/** The tray icon: tooltip and menu built by the core (core/tray/menu.ts) from what is playing. */
+export function createAppTray(options: AppTrayOptions) {
+  const icon = nativeImage.createFromPath(options.iconPath).resize({ width: 16, height: 16 })
+  const tray = new Tray(icon)
+  let state: PlayerState | null = null
+
+  const render = () => {
+    tray.setToolTip(trayTooltip(state))
+    const template: MenuItemConstructorOptions[] = buildTrayMenu(state, {
+      windowVisible: options.isWindowVisible(),
+    }).map((item) =>
+      item.type === 'separator'
+        ? { type: 'separator' }
+        : {
+            id: item.id,
+            label: item.label,
+            enabled: item.enabled,
+            click: item.action ? () => options.onAction(item.action!) : undefined,
+          },
+    )
+    tray.setContextMenu(Menu.buildFromTemplate(template))
+  }
+  tray.on('click', () => options.onClick())
+  render()
+
+  return {
+    update(next: PlayerState | null) {
+      state = next
+      render()
+    },
+    /** The window was shown or hidden: the menu says the other. */
+    refresh: render,
+    destroy: () => tray.destroy(),
+  }
+}

@@ -1,0 +1,55 @@
+import { onBeforeUnmount, onMounted } from 'vue'
+import { useRouter } from 'vue-router'
+import { usePlayerStore } from '@renderer/stores/player'
+import { useSearchStore } from '@renderer/stores/search'
+
+/** The shortcuts the settings view lists, as i18n keys of their descriptions. */
+export const SHORTCUTS: ReadonlyArray<{ keys: string[]; action: string }> = [
+  { keys: ['Ctrl/⌘ + F', '/'], action: 'settings.shortcut.search' },
+  { keys: ['Space'], action: 'settings.shortcut.toggle' },
+  { keys: ['Ctrl/⌘ + →'], action: 'settings.shortcut.next' },
+  { keys: ['Ctrl/⌘ + ←'], action: 'settings.shortcut.previous' },
+  { keys: ['↑', '↓', 'Home', 'End'], action: 'settings.shortcut.move' },
+  { keys: ['Enter'], action: 'settings.shortcut.play' },
+  { keys: ['Shift + F10', '☰'], action: 'settings.shortcut.menu' },
+  { keys: ['Esc'], action: 'settings.shortcut.close' },
+]
+
+function typing(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null
+  if (!el) return false
+  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)
+}
+
+/** App-wide keys (window level): search focus, play/pause, next/previous. */
+export function useShortcuts() {
+  const router = useRouter()
+  const search = useSearchStore()
+  const player = usePlayerStore()
+
+  function onKey(event: KeyboardEvent) {
+    if (event.defaultPrevented || event.isComposing) return
+    const mod = event.ctrlKey || event.metaKey
+    if ((mod && event.key.toLowerCase() === 'f') || (event.key === '/' && !mod && !typing(event.target))) {
+      event.preventDefault()
+      search.requestFocus()
+      if (router.currentRoute.value.name !== 'search') void router.push({ name: 'search' })
+      return
+    }
+    if (typing(event.target)) return
+    if (event.key === ' ' && !mod) {
+      const el = event.target as HTMLElement | null
+      if (el && ['BUTTON', 'A'].includes(el.tagName)) return
+      event.preventDefault()
+      void player.toggle()
+    } else if (mod && event.key === 'ArrowRight') {
+      event.preventDefault()
+      void player.next()
+    } else if (mod && event.key === 'ArrowLeft') {
+      event.preventDefault()
+      void player.previous()
+    }
+  }
+  onMounted(() => window.addEventListener('keydown', onKey))
+  onBeforeUnmount(() => window.removeEventListener('keydown', onKey))
+}

@@ -1,0 +1,102 @@
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef, watch } from 'vue'
+import { buildLyrics, findLineIndex } from '@shared/lyrics'
+import type { Lyrics } from '@shared/lyrics'
+import { usePlayerStore } from '@renderer/stores/player'
+
+/** One press of "earlier" / "later" moves the lyrics by this much. */
+export const OFFSET_STEP_MS = 500
+const OFFSETS_KEY = 'cadence.lyrics.offsets'
+const MAX_SAVED_OFFSETS = 500
+
+const NO_LYRICS: Lyrics = { lines: [], hasTranslation: false, hasTransliteration: false, hasWords: false }
+
+function loadOffsets(): Record<string, number> {
+  try {
+    const saved = JSON.parse(localStorage.getItem(OFFSETS_KEY) ?? '{}') as unknown
+    if (typeof saved !== 'object' || saved === null) return {}
+    return Object.fromEntries(
+      Object.entries(saved).filter((pair): pair is [string, number] => Number.isFinite(pair[1])),
+    )
+  } catch {
+    return {}
+  }
+}
+
+/**
+ * The current song's lyrics for display: parsed and aligned by `shared/lyrics`, the line being sung (a
+ * binary search that changes only when the line does), a per-song timing offset, and what to show.
+ */
+export const useLyricsStore = defineStore('lyrics', () => {
+  const player = usePlayerStore()
+
+  /** Rebuilt only when the resolved song changes, not on every queue edit. */
+  const lyrics = computed<Lyrics>(() => {
+    const lyric = player.detail?.meta?.lyric
+    return lyric ? buildLyrics(lyric) : NO_LYRICS
+  })
+  const lines = computed(() => lyrics.value.lines)
+  const status = computed<'none' | 'loading' | 'ready' | 'empty'>(() => {
+    if (!player.current) return 'none'
+    if (lines.value.length > 0) return 'ready'
+    return player.detail ? 'empty' : 'loading'
+  })
+
+  const showTranslation = ref(player.settings.lyrics.showTranslation)
+  const showTransliteration = ref(player.settings.lyrics.showTransliteration)
+  watch(
+    () => player.settings.lyrics,
+    (value) => {
+      showTranslation.value = value.showTranslation
+      showTransliteration.value = value.showTransliteration
+    },
+  )
+
+  /** Positive: the lyrics come later (the song's timing runs behind the text). Per song id. */
+  const offsets = shallowRef<Record<string, number>>(loadOffsets())
+  const songId = computed(() => (player.current ? String(player.current.id) : ''))
+  const offsetMs = computed(() => offsets.value[songId.value] ?? 0)
+  function setOffset(ms: number) {
+    if (!songId.value) return
+    const next = { ...offsets.value }
+    const value = Math.round(ms / OFFSET_STEP_MS) * OFFSET_STEP_MS
+    if (value === 0) delete next[songId.value]
+    else next[songId.value] = value
+    const keys = Object.keys(next)
+    for (const key of keys.slice(0, Math.max(0, keys.length - MAX_SAVED_OFFSETS))) delete next[key]
+    offsets.value = next
+    try {
+      localStorage.setItem(OFFSETS_KEY, JSON.stringify(next))
+    } catch {
+      // Storage full or unavailable: the offset still holds for this run.
+    }
+  }
+  function shiftOffset(deltaMs: number) {
+    setOffset(offsetMs.value + deltaMs)
+  }
+
+  /** Index of the line being sung, -1 before the first: a new value only when the line changes. */
+  const currentIndex = computed(() => findLineIndex(lines.value, player.positionMs - offsetMs.value))
+
+  /** Where the song is when line `index` starts (with the offset). */
+  function lineTimeMs(index: number): number {
+    return Math.max(0, (lines.value[index]?.time ?? 0) + offsetMs.value)
+  }
+  function seekToLine(index: number) {
+    player.seek(lineTimeMs(index))
+  }
+
+  return {
+    lyrics,
+    lines,
+    status,
+    currentIndex,
+    offsetMs,
+    showTranslation,
+    showTransliteration,
+    setOffset,
+    shiftOffset,
+    lineTimeMs,
+    seekToLine,
+  }
+})

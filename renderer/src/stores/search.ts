@@ -1,0 +1,100 @@
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef } from 'vue'
+import type { SearchResult } from '@shared/api/models'
+import type { CadenceError } from '@shared/errors'
+import { invoke } from '@renderer/services/cadence'
+import type { AsyncStatus } from './async'
+import { toCadenceError } from './async'
+
+const RECENT_KEY = 'cadence.recentSearches'
+const RECENT_MAX = 10
+
+function readRecent(): string[] {
+  try {
+    const value: unknown = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]')
+    return Array.isArray(value)
+      ? value.filter((v): v is string => typeof v === 'string').slice(0, RECENT_MAX)
+      : []
+  } catch {
+    return []
+  }
+}
+
+/**
+ * Search: the newest query always wins. Each search takes a generation number and an answer is kept only
+ * if no newer search started since (main also cancels the older request). Recent searches are kept in
+ * localStorage: only the words the user searched for.
+ */
+export const useSearchStore = defineStore('search', () => {
+  const query = ref('')
+  const result = shallowRef<SearchResult>()
+  const status = ref<AsyncStatus>('idle')
+  const error = shallowRef<CadenceError>()
+  const recent = ref<string[]>(readRecent())
+  /** Bumped to ask the search field to take focus (Ctrl/Cmd+F, `/`). */
+  const focusRequest = ref(0)
+  let generation = 0
+
+  const empty = computed(() => {
+    const r = result.value
+    return !!r && !r.songs.length && !r.artists.length && !r.albums.length && !r.playlists.length
+  })
+
+  function remember(words: string) {
+    recent.value = [words, ...recent.value.filter((w) => w !== words)].slice(0, RECENT_MAX)
+    try {
+      localStorage.setItem(RECENT_KEY, JSON.stringify(recent.value))
+    } catch {
+      // Storage full or disabled: recent searches just are not kept.
+    }
+  }
+  function clearRecent() {
+    recent.value = []
+    try {
+      localStorage.removeItem(RECENT_KEY)
+    } catch {
+      // ignore
+    }
+  }
+
+  async function search(text: string) {
+    const words = text.trim()
+    query.value = text
+    const mine = ++generation
+    if (!words) {
+      result.value = undefined
+      status.value = 'idle'
+      error.value = undefined
+      return
+    }
+    status.value = 'loading'
+    error.value = undefined
+    try {
+      const answer = await invoke('catalog:search', { keywords: words, limit: 20 })
+      if (mine !== generation) return
+      result.value = answer
+      status.value = 'ready'
+      remember(words)
+    } catch (cause) {
+      if (mine !== generation) return
+      const e = toCadenceError(cause)
+      if (e.kind === 'cancelled') return
+      error.value = e
+      status.value = 'error'
+    }
+  }
+
+  return {
+    query,
+    result,
+    status,
+    error,
+    recent,
+    focusRequest,
+    empty,
+    search,
+    clearRecent,
+    retry: () => search(query.value),
+    requestFocus: () => focusRequest.value++,
+  }
+})

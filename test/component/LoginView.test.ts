@@ -1,0 +1,96 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { flushPromises, mount } from '@vue/test-utils'
+import LoginView from '@renderer/views/LoginView.vue'
+import { useAuthStore } from '@renderer/stores/auth'
+import type { QrEvent } from '@shared/ipc/contract'
+import { plugins } from './support'
+
+const invoke = vi.fn()
+vi.mock('@renderer/services/cadence', () => ({
+  invoke: (...args: unknown[]) => invoke(...args),
+  on: () => () => {},
+}))
+
+const IMG = 'data:image/png;base64,iVBORw0KGgo='
+
+async function mountLogin() {
+  const p = plugins()
+  await p.router.push('/login')
+  const wrapper = mount(LoginView, { global: { plugins: [p.pinia, p.i18n, p.router] } })
+  const auth = useAuthStore(p.pinia)
+  const show = async (event: QrEvent) => {
+    auth.qr = event
+    await flushPromises()
+  }
+  return { wrapper, auth, router: p.router, show }
+}
+
+describe('LoginView', () => {
+  beforeEach(() => {
+    vi.useRealTimers()
+    invoke.mockReset()
+    invoke.mockResolvedValue(undefined)
+  })
+
+  it('starts the QR login on mount', async () => {
+    const { wrapper } = await mountLogin()
+    expect(invoke).toHaveBeenCalledWith('auth:start-qr')
+    expect(wrapper.get('[data-testid="qr-status"]').text()).toContain('Getting a code')
+  })
+
+  it('shows each phase', async () => {
+    const { wrapper, show } = await mountLogin()
+    const status = () => wrapper.get('[data-testid="qr-status"]').text()
+
+    await show({ phase: 'waiting', qrimg: IMG, qrurl: 'http://x/phone?key=1' })
+    expect(wrapper.get('[data-testid="qr-image"]').attributes('src')).toBe(IMG)
+    expect(wrapper.get('[data-testid="qr-image"]').attributes('data-qrurl')).toBe('http://x/phone?key=1')
+    expect(wrapper.text()).toContain('Scan with the app on your phone')
+    expect(status()).toContain('Waiting')
+
+    await show({ phase: 'scanned', qrimg: IMG })
+    expect(status()).toContain('confirm on your phone')
+
+    await show({ phase: 'expired', qrimg: IMG })
+    expect(status()).toContain('expired')
+
+    await show({ phase: 'waiting', qrimg: IMG, refreshes: 1 })
+    expect(status()).toContain('here is a new one')
+
+    await show({
+      phase: 'error',
+      error: { name: 'DataSourceError', kind: 'network', message: 'ECONNREFUSED' },
+    })
+    expect(status()).toContain('cannot be reached')
+    expect(wrapper.text()).toContain('ECONNREFUSED')
+    invoke.mockClear()
+    await wrapper
+      .findAll('button')
+      .find((b) => b.text() === 'Retry')!
+      .trigger('click')
+    expect(invoke).toHaveBeenCalledWith('auth:start-qr')
+  })
+
+  it('goes back to where the user was once signed in', async () => {
+    const { auth, router, show } = await mountLogin()
+    auth.returnTo = '/playlist/7'
+    vi.useFakeTimers()
+    await show({ phase: 'authorised', user: { id: 1, name: 'Owner' } } as QrEvent)
+    vi.advanceTimersByTime(1000)
+    vi.useRealTimers()
+    await flushPromises()
+    expect(router.currentRoute.value.fullPath).toBe('/playlist/7')
+  })
+
+  it('cancels the flow with Cancel', async () => {
+    const { wrapper, show, router } = await mountLogin()
+    await show({ phase: 'waiting', qrimg: IMG })
+    await wrapper
+      .findAll('button')
+      .find((b) => b.text() === 'Cancel')!
+      .trigger('click')
+    await flushPromises()
+    expect(invoke).toHaveBeenCalledWith('auth:cancel-qr')
+    expect(router.currentRoute.value.path).toBe('/')
+  })
+})

@@ -1,0 +1,189 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import { defineComponent } from 'vue'
+import { DEFAULT_SETTINGS } from '@shared/settings'
+import type { Song } from '@shared/api/models'
+import NowPlayingBar from '@renderer/components/player/NowPlayingBar.vue'
+import { createAppI18n } from '@renderer/i18n'
+import { usePlayerStore } from '@renderer/stores/player'
+import { audios, lastAudio, resolved, song } from './player-fakes'
+
+const invoke = vi.fn()
+vi.mock('@renderer/services/cadence', () => ({
+  invoke: (...args: unknown[]) => invoke(...args),
+  on: () => () => undefined,
+}))
+vi.mock('@renderer/composables/player-audio', async () => {
+  const fakes = await import('./player-fakes')
+  return { createPlayerAudio: fakes.createFakeAudio }
+})
+
+const Empty = defineComponent({ template: '<div />' })
+
+async function mountBar() {
+  const pinia = createPinia()
+  setActivePinia(pinia)
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      { path: '/', name: 'home', component: Empty },
+      { path: '/lyrics', name: 'lyrics', component: Empty },
+    ],
+  })
+  await router.push('/')
+  const wrapper = mount(NowPlayingBar, {
+    attachTo: document.body,
+    global: { plugins: [pinia, createAppI18n(), router] },
+  })
+  await flushPromises()
+  return { wrapper, router, player: usePlayerStore() }
+}
+
+const catalogue = [1, 2, 3].map((id) => song(id))
+
+beforeEach(() => {
+  document.body.innerHTML = ''
+  audios.length = 0
+  invoke.mockReset()
+  invoke.mockImplementation(async (channel: string, args: { id: number }) => {
+    if (channel === 'settings:get') return DEFAULT_SETTINGS
+    if (channel === 'player:resolve') return resolved(catalogue.find((s) => s.id === args.id) as Song)
+    if (channel === 'player:load-session') return null
+    return undefined
+  })
+})
+
+function key(init: KeyboardEventInit, target: EventTarget = document.body) {
+  target.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, cancelable: true, ...init }))
+}
+
+enableAutoUnmount(afterEach)
+
+describe('NowPlayingBar', () => {
+  it('says nothing plays before anything does', async () => {
+    const { wrapper } = await mountBar()
+    expect(wrapper.text()).toContain('Nothing playing')
+  })
+
+  it('shows the song, its artists and cover, the times, and plays and pauses', async () => {
+    const { wrapper, player } = await mountBar()
+    await player.playSongs(catalogue)
+    await flushPromises()
+    expect(wrapper.get('[data-testid="player-title"]').text()).toBe('Song 1')
+    expect(wrapper.get('[data-testid="player-artists"]').text()).toBe('Artist 1')
+    expect(wrapper.get('[data-testid="player-cover"]').attributes('src')).toBe('http://127.0.0.1/cover/1.png')
+    expect(wrapper.get('[data-testid="player-duration"]').text()).toBe('0:30')
+    lastAudio().advance(65)
+    await flushPromises()
+    expect(wrapper.get('[data-testid="player-position"]').text()).toBe('1:05')
+    const toggle = wrapper.get('[data-testid="player-toggle"]')
+    expect(toggle.attributes('aria-label')).toBe('Pause')
+    await toggle.trigger('click')
+    expect(player.playing).toBe(false)
+    expect(toggle.attributes('aria-label')).toBe('Play')
+    await wrapper.get('[data-testid="player-next"]').trigger('click')
+    await flushPromises()
+    expect(wrapper.get('[data-testid="player-title"]').text()).toBe('Song 2')
+  })
+
+  it('seeks with the slider and sets the volume and mute', async () => {
+    const { wrapper, player } = await mountBar()
+    await player.playSongs(catalogue)
+    await flushPromises()
+    const seek = wrapper.get('[data-testid="player-seek"]')
+    ;(seek.element as HTMLInputElement).value = '12000'
+    await seek.trigger('change')
+    expect(lastAudio().currentTime).toBe(12)
+    const volume = wrapper.get('[data-testid="player-volume"]')
+    ;(volume.element as HTMLInputElement).value = '30'
+    await volume.trigger('input')
+    expect(lastAudio().volume).toBe(0.3)
+    await wrapper.get('[data-testid="player-mute"]').trigger('click')
+    expect(lastAudio().muted).toBe(true)
+  })
+
+  it('tells why a song was skipped', async () => {
+    catalogue[0] = song(1, { privilege: { playable: false, reason: 'Removed by the label', bitrates: [] } })
+    const { wrapper, player } = await mountBar()
+    await player.playSongs(catalogue)
+    await flushPromises()
+    expect(wrapper.get('[data-testid="player-notice"]').text()).toContain(
+      'Skipped “Song 1”: Removed by the label',
+    )
+    catalogue[0] = song(1)
+  })
+
+  it('answers keys outside text fields only: Space, Left/Right, Up/Down', async () => {
+    const { player } = await mountBar()
+    await player.playSongs(catalogue)
+    await flushPromises()
+    lastAudio().advance(20)
+    key({ key: ' ' })
+    expect(player.playing).toBe(false)
+    key({ key: 'ArrowRight' })
+    expect(lastAudio().currentTime).toBe(25)
+    key({ key: 'ArrowLeft' })
+    key({ key: 'ArrowLeft' })
+    expect(lastAudio().currentTime).toBe(15)
+    player.setVolume(0.5)
+    key({ key: 'ArrowUp' })
+    expect(player.volume).toBe(0.55)
+    key({ key: 'ArrowDown' })
+    key({ key: 'ArrowDown' })
+    expect(player.volume).toBe(0.45)
+
+    const input = document.createElement('input')
+    document.body.appendChild(input)
+    key({ key: ' ' }, input)
+    key({ key: 'ArrowLeft' }, input)
+    expect(player.playing).toBe(false)
+    expect(lastAudio().currentTime).toBe(15)
+  })
+
+  it('opens the queue, plays from it, and reorders it with Alt+Up/Down and removes with Delete', async () => {
+    const { wrapper, player } = await mountBar()
+    await player.playSongs(catalogue)
+    await flushPromises()
+    await wrapper.get('[data-testid="player-queue"]').trigger('click')
+    const names = () => wrapper.findAll('[data-testid="queue-item"] .name').map((n) => n.text())
+    expect(names()).toEqual(['Song 1', 'Song 2', 'Song 3'])
+    await wrapper
+      .findAll('[data-testid="queue-item"]')[2]
+      .trigger('keydown', { key: 'ArrowUp', altKey: true })
+    await flushPromises()
+    expect(names()).toEqual(['Song 1', 'Song 3', 'Song 2'])
+    expect(document.activeElement?.textContent).toContain('Song 3')
+    await wrapper
+      .findAll('[data-testid="queue-item"]')[0]
+      .trigger('keydown', { key: 'ArrowDown', altKey: true })
+    expect(names()).toEqual(['Song 3', 'Song 1', 'Song 2'])
+    expect(player.current?.id).toBe(1)
+    await wrapper.findAll('[data-testid="queue-item"]')[2].trigger('keydown', { key: 'Delete' })
+    expect(names()).toEqual(['Song 3', 'Song 1'])
+    await wrapper.findAll('[data-testid="queue-item"] .song')[0].trigger('click')
+    await flushPromises()
+    expect(player.current?.id).toBe(3)
+    await wrapper.get('[data-testid="queue-clear"]').trigger('click')
+    expect(wrapper.text()).toContain('The queue is empty')
+  })
+
+  it('reorders the queue by drag and drop', async () => {
+    const { wrapper, player } = await mountBar()
+    await player.playSongs(catalogue)
+    await flushPromises()
+    await wrapper.get('[data-testid="player-queue"]').trigger('click')
+    const items = wrapper.findAll('[data-testid="queue-item"]')
+    await items[0].trigger('dragstart')
+    await items[2].trigger('drop')
+    expect(player.queue.map((s) => s.id)).toEqual([2, 3, 1])
+  })
+
+  it('opens the lyrics', async () => {
+    const { wrapper, router } = await mountBar()
+    await wrapper.get('[data-testid="player-lyrics"]').trigger('click')
+    await flushPromises()
+    expect(router.currentRoute.value.name).toBe('lyrics')
+  })
+})

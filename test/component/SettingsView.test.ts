@@ -1,0 +1,109 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { flushPromises, mount } from '@vue/test-utils'
+import SettingsView from '@renderer/views/SettingsView.vue'
+import NotificationToasts from '@renderer/components/notifications/NotificationToasts.vue'
+import { useSettingsStore } from '@renderer/stores/settings'
+import { useAuthStore } from '@renderer/stores/auth'
+import { DEFAULT_SETTINGS } from '@shared/settings'
+import { CadenceError } from '@shared/errors'
+import type { AuthState } from '@shared/ipc/contract'
+import { plugins } from './support'
+
+const invoke = vi.fn()
+vi.mock('@renderer/services/cadence', () => ({
+  invoke: (...args: unknown[]) => invoke(...args),
+  on: () => () => {},
+}))
+
+const signedIn = {
+  sourceId: 'builtin',
+  status: 'signed-in',
+  user: { id: 1, name: 'Owner' },
+  storage: { mode: 'insecure', encryptionUnavailable: true, backend: 'basic_text' },
+} as AuthState
+const sources = {
+  activeId: 'builtin',
+  sources: [
+    { id: 'lan', name: 'LAN box', url: 'http://192.168.1.20:4000', builtin: false, insecure: true },
+    { id: 'builtin', name: 'Built-in', url: 'http://127.0.0.1:5000', builtin: true, insecure: false },
+  ],
+}
+
+async function mountSettings() {
+  const p = plugins()
+  const wrapper = mount(
+    {
+      components: { SettingsView, NotificationToasts },
+      template: '<div><SettingsView /><NotificationToasts /></div>',
+    },
+    { global: { plugins: [p.pinia, p.i18n, p.router] } },
+  )
+  const settings = useSettingsStore(p.pinia)
+  const auth = useAuthStore(p.pinia)
+  auth.state = signedIn
+  await settings.load()
+  await flushPromises()
+  return { wrapper, settings, auth }
+}
+
+describe('SettingsView', () => {
+  beforeEach(() => {
+    invoke.mockReset()
+    invoke.mockImplementation(async (channel: string, args: unknown) => {
+      if (channel === 'settings:get') return DEFAULT_SETTINGS
+      if (channel === 'settings:update') return { ...DEFAULT_SETTINGS, ...(args as object) }
+      if (channel === 'sources:list') return sources
+      return undefined
+    })
+  })
+
+  it('lists data sources with the built-in one first and warns about plain http', async () => {
+    const { wrapper } = await mountSettings()
+    const rows = wrapper.findAll('[data-testid="source"]')
+    expect(rows[0].text()).toContain('Built-in library')
+    expect(rows[1].text()).toContain('LAN box')
+    expect(rows[1].find('[data-testid="insecure-warning"]').exists()).toBe(true)
+    expect(rows[0].find('[data-testid="insecure-warning"]').exists()).toBe(false)
+  })
+
+  it('adds a data source by URL', async () => {
+    const { wrapper } = await mountSettings()
+    await wrapper.get('[data-testid="source-url"]').setValue('https://music.example.com')
+    await wrapper.get('form').trigger('submit')
+    await flushPromises()
+    expect(invoke).toHaveBeenCalledWith('sources:add', { url: 'https://music.example.com' })
+  })
+
+  it('shows the account and asks consent for insecure storage when there is no keyring', async () => {
+    const { wrapper } = await mountSettings()
+    expect(wrapper.get('[data-testid="account-name"]').text()).toBe('Owner')
+    expect(wrapper.get('[data-testid="insecure-storage"]').text()).toContain('no keyring')
+    await wrapper.get('[data-testid="allow-insecure"]').setValue(true)
+    expect(invoke).toHaveBeenCalledWith('settings:update', { allowInsecureStorage: true })
+  })
+
+  it('changes the theme and language through settings:update', async () => {
+    const { wrapper, settings } = await mountSettings()
+    await wrapper.get('input[name="theme"][value="dark"]').setValue(true)
+    expect(invoke).toHaveBeenCalledWith('settings:update', { theme: 'dark' })
+    await wrapper.get('input[name="language"][value="zh-CN"]').setValue(true)
+    await flushPromises()
+    expect(settings.language).toBe('zh-CN')
+  })
+
+  it('rolls a refused change back and says why', async () => {
+    const { wrapper, settings } = await mountSettings()
+    invoke.mockRejectedValueOnce(new CadenceError({ kind: 'internal', message: 'disk full' }))
+    await wrapper.get('input[name="quality"][value="lossless"]').setValue(true)
+    await flushPromises()
+    expect(settings.settings.quality).toBe('exhigh')
+    expect(wrapper.get('[data-testid="toast"]').text()).toContain('disk full')
+  })
+
+  it('logs out', async () => {
+    const { wrapper } = await mountSettings()
+    await wrapper.get('[data-testid="logout"]').trigger('click')
+    await flushPromises()
+    expect(invoke).toHaveBeenCalledWith('auth:logout')
+  })
+})

@@ -1,0 +1,196 @@
+import { mkdir } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Song } from '@shared/api/models'
+import { RESULTS_DIR, startApp } from './harness'
+import type { App } from './harness'
+import {
+  audioState,
+  findSongs,
+  playSongs,
+  playable,
+  seekWithSlider,
+  title,
+  waitForClock,
+} from './playback-support'
+
+describe('Playback', () => {
+  let app: App
+  let songs: Song[]
+  let locked: Song
+  beforeAll(async () => {
+    await mkdir(RESULTS_DIR, { recursive: true })
+    app = await startApp()
+    songs = await findSongs(app, 4, playable)
+    ;[locked] = await findSongs(app, 1, (song) => song.privilege?.playable === false)
+    await app.page.getByTestId('now-playing').waitFor()
+  })
+  afterAll(() => app?.close())
+
+  it('plays a song: the audio clock advances and the bar shows it', async () => {
+    const { page } = app
+    await playSongs(page, songs)
+    await waitForClock(page, 1)
+    expect(await title(page)).toBe(songs[0].name)
+    const before = (await audioState(page)).time
+    await page.waitForTimeout(600)
+    expect((await audioState(page)).time).toBeGreaterThan(before + 0.3)
+    expect(await page.getByTestId('player-position').innerText()).toMatch(/^0:0[1-9]$/)
+    await app.screenshot('playback-now-playing-bar')
+  })
+
+  it('goes to the next song, seeks, restarts on previous after 3 s, and goes back before that', async () => {
+    const { page } = app
+    await page.getByTestId('player-next').click()
+    await page.getByTestId('player-title').getByText(songs[1].name, { exact: true }).waitFor()
+    await waitForClock(page, 0.2)
+
+    await seekWithSlider(page, 10_000)
+    await waitForClock(page, 10)
+    expect((await audioState(page)).time).toBeLessThan(13)
+
+    await page.getByTestId('player-previous').click()
+    await page.waitForFunction(() => {
+      const audio = document.querySelector('[data-testid="player-audio"]') as HTMLAudioElement
+      return audio.currentTime < 2
+    })
+    expect(await title(page)).toBe(songs[1].name)
+
+    await page.getByTestId('player-previous').click()
+    await page.getByTestId('player-title').getByText(songs[0].name, { exact: true }).waitFor()
+    await waitForClock(page, 0.2)
+  })
+
+  it('answers Space and the arrow keys outside text fields', async () => {
+    const { page } = app
+    await page.locator('body').click({ position: { x: 600, y: 300 } })
+    await page.keyboard.press('Space')
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="player-audio"]') as HTMLAudioElement).paused,
+    )
+    const at = (await audioState(page)).time
+    await page.keyboard.press('ArrowRight')
+    await page.waitForFunction(
+      (t) => (document.querySelector('[data-testid="player-audio"]') as HTMLAudioElement).currentTime > t + 4,
+      at,
+    )
+    await page.keyboard.press('Space')
+    await waitForClock(page, at + 5)
+  })
+
+  it('skips a song that cannot be played and shows why', async () => {
+    const { page } = app
+    await playSongs(page, [locked, songs[2]])
+    await page.getByTestId('player-title').getByText(songs[2].name, { exact: true }).waitFor()
+    const notice = await page.getByTestId('player-notice').innerText()
+    expect(notice).toContain(locked.name)
+    expect(notice).toContain(locked.privilege!.reason!)
+    await waitForClock(page, 0.2)
+    await app.screenshot('playback-skipped-notice')
+  })
+
+  it('obeys player:command from main: pause, then next', async () => {
+    const { page } = app
+    await playSongs(page, songs)
+    await waitForClock(page, 0.3)
+    app.core.events.emit('player:command', { command: 'pause' })
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="player-audio"]') as HTMLAudioElement).paused,
+    )
+    expect(await page.getByTestId('player-toggle').getAttribute('aria-label')).toBe('Play')
+    app.core.events.emit('player:command', { command: 'next' })
+    await page.getByTestId('player-title').getByText(songs[1].name, { exact: true }).waitFor()
+    await waitForClock(page, 0.2)
+    // The tray hears about it (player:report-state), when this core keeps the state.
+    const core = app.core as unknown as { playerState?: () => unknown }
+    if (core.playerState) {
+      await expect
+        .poll(() => core.playerState!())
+        .toMatchObject({ playing: true, song: { name: songs[1].name } })
+    }
+  })
+
+  it('shows the queue panel and plays from it', async () => {
+    const { page } = app
+    await page.getByTestId('player-queue').click()
+    const items = page.getByTestId('queue-item')
+    await items.first().waitFor()
+    expect(await items.locator('.name').allInnerTexts()).toEqual(songs.map((s) => s.name))
+    await app.screenshot('playback-queue')
+    await items.nth(3).focus()
+    await page.keyboard.press('Alt+ArrowUp')
+    expect(await items.locator('.name').allInnerTexts()).toEqual([0, 1, 3, 2].map((i) => songs[i].name))
+    await items.nth(3).locator('.song').click()
+    await page.getByTestId('player-title').getByText(songs[2].name, { exact: true }).waitFor()
+    await page.getByTestId('player-queue').click()
+  })
+
+  it('restores the queue and position after a reload, paused', async () => {
+    const { page } = app
+    await seekWithSlider(page, 12_000)
+    await waitForClock(page, 12)
+    await page.getByTestId('player-toggle').click()
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="player-audio"]') as HTMLAudioElement).paused,
+    )
+    const saved = (await audioState(page)).time
+    await page.waitForTimeout(500)
+
+    await page.reload()
+    await page.getByTestId('player-title').getByText(songs[2].name, { exact: true }).waitFor()
+    await page.waitForFunction(
+      (t) =>
+        Math.abs(
+          (document.querySelector('[data-testid="player-audio"]') as HTMLAudioElement).currentTime - t,
+        ) < 0.6,
+      saved,
+    )
+    const state = await audioState(page)
+    expect(state.paused).toBe(true)
+    expect(await page.getByTestId('player-position').innerText()).toBe(
+      `0:${String(Math.floor(saved)).padStart(2, '0')}`,
+    )
+    await page.getByTestId('player-queue').click()
+    expect(await page.getByTestId('queue-item').locator('.name').allInnerTexts()).toEqual(
+      [0, 1, 3, 2].map((i) => songs[i].name),
+    )
+    await page.getByTestId('player-queue').click()
+    await page.getByTestId('player-toggle').click()
+    await waitForClock(page, saved + 0.3)
+  })
+})
+
+describe('Playback with short-lived media URLs', () => {
+  let app: App
+  beforeAll(async () => {
+    app = await startApp({ server: { mediaUrlTtlSeconds: 2 } })
+    await app.page.getByTestId('now-playing').waitFor()
+  })
+  afterAll(() => app?.close())
+
+  it('recovers an expired URL without skipping: resumes where it was', async () => {
+    const { page } = app
+    const songs = await findSongs(app, 2, playable)
+    // Media requests refused because their URL expired (a 403, which Chromium reports as blocked).
+    const refused: string[] = []
+    const isAudio = (url: string) => /\/media\/\d+\//.test(url)
+    page.on('requestfailed', (request) => void (isAudio(request.url()) && refused.push(request.url())))
+    page.on('response', (response) => {
+      if (isAudio(response.url()) && response.status() === 403) refused.push(response.url())
+    })
+    await playSongs(page, songs)
+    await waitForClock(page, 1)
+    await page.getByTestId('player-toggle').click()
+    await page.waitForTimeout(2500)
+    await seekWithSlider(page, 9000)
+    await page.getByTestId('player-toggle').click()
+    await waitForClock(page, 9.2)
+    expect(await title(page)).toBe(songs[0].name)
+
+    // The next song's URL was resolved ahead of time and has expired too: it is resolved again, not skipped.
+    await page.getByTestId('player-next').click()
+    await page.getByTestId('player-title').getByText(songs[1].name, { exact: true }).waitFor()
+    await waitForClock(page, 0.5)
+    expect(await page.getByTestId('player-notice').count()).toBe(0)
+    expect(refused.filter((url) => url.includes(`/media/${songs[1].id}/`)).length).toBeGreaterThan(0)
+  })
+})
