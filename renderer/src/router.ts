@@ -1,9 +1,6 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
 import type { RouteRecordRaw } from 'vue-router'
 
-/** The lyrics view belongs to the playback work; it gets a route as soon as the file exists. */
-const lyricsView = import.meta.glob('./views/LyricsView.vue')
-
 export const routes: RouteRecordRaw[] = [
   { path: '/', name: 'home', component: () => import('./views/HomeView.vue') },
   { path: '/search', name: 'search', component: () => import('./views/SearchView.vue') },
@@ -17,11 +14,10 @@ export const routes: RouteRecordRaw[] = [
   },
   { path: '/artist/:id', name: 'artist', component: () => import('./views/ArtistView.vue'), props: true },
   { path: '/login', name: 'login', component: () => import('./views/LoginView.vue'), meta: { bare: true } },
-  ...Object.values(lyricsView).map((component) => ({ path: '/lyrics', name: 'lyrics', component })),
+  { path: '/lyrics', name: 'lyrics', component: () => import('./views/LyricsView.vue') },
   { path: '/:rest(.*)*', redirect: '/' },
 ]
 
 export function createAppRouter() {
   return createRouter({ history: createWebHashHistory(), routes })
 }
-routes.push({ path: '/lyrics', name: 'lyrics', component: () => import('./views/LyricsView.vue') })

@@ -17,7 +17,7 @@ describe('Home', () => {
     const expected: string[] = answer.data.map((p: { name: string }) => p.name)
     expect(expected.length).toBeGreaterThan(0)
 
-    const cards = app.page.getByTestId('playlist-card')
+    const cards = app.page.getByTestId('home-playlists').getByTestId('playlist-card')
     await cards.first().waitFor()
     expect(await cards.locator('h3').allTextContents()).toEqual(expected)
     await app.screenshot('home')

@@ -13,21 +13,22 @@ function ownsKeys(target: EventTarget | null): boolean {
 
 /**
  * App-wide player keys, only outside text fields: Space plays/pauses, Left/Right seek 5 s, Up/Down change
- * the volume. Keys with modifiers are left alone (Alt+Up/Down reorders the queue).
+ * the volume, Ctrl/Cmd+Left/Right skip. Alt is left alone (Alt+Up/Down reorders the queue).
  */
 export function usePlayerShortcuts() {
   const player = usePlayerStore()
 
   function onKeydown(event: KeyboardEvent) {
-    if (
-      event.defaultPrevented ||
-      event.altKey ||
-      event.ctrlKey ||
-      event.metaKey ||
-      (event.repeat && event.key === ' ')
-    )
-      return
+    if (event.defaultPrevented || event.altKey || (event.repeat && event.key === ' ')) return
     if (ownsKeys(event.target)) return
+    if (event.ctrlKey || event.metaKey) {
+      // Ctrl/Cmd + Left/Right: previous and next song.
+      if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+        event.preventDefault()
+        void (event.key === 'ArrowRight' ? player.next() : player.previous())
+      }
+      return
+    }
     const target = event.target instanceof HTMLElement ? event.target : null
     switch (event.key) {
       case ' ':

@@ -1,6 +1,5 @@
 import { onBeforeUnmount, onMounted } from 'vue'
 import { useRouter } from 'vue-router'
-import { usePlayerStore } from '@renderer/stores/player'
 import { useSearchStore } from '@renderer/stores/search'
 
 /** The shortcuts the settings view lists, as i18n keys of their descriptions. */
@@ -9,6 +8,9 @@ export const SHORTCUTS: ReadonlyArray<{ keys: string[]; action: string }> = [
   { keys: ['Space'], action: 'settings.shortcut.toggle' },
   { keys: ['Ctrl/⌘ + →'], action: 'settings.shortcut.next' },
   { keys: ['Ctrl/⌘ + ←'], action: 'settings.shortcut.previous' },
+  { keys: ['←', '→'], action: 'settings.shortcut.seek' },
+  { keys: ['↑', '↓'], action: 'settings.shortcut.volume' },
+  { keys: ['Alt + ↑', 'Alt + ↓'], action: 'settings.shortcut.queueMove' },
   { keys: ['↑', '↓', 'Home', 'End'], action: 'settings.shortcut.move' },
   { keys: ['Enter'], action: 'settings.shortcut.play' },
   { keys: ['Shift + F10', '☰'], action: 'settings.shortcut.menu' },
@@ -21,11 +23,10 @@ function typing(target: EventTarget | null): boolean {
   return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)
 }
 
-/** App-wide keys (window level): search focus, play/pause, next/previous. */
+/** App-wide keys (window level): search focus. The player's keys live in player-shortcuts.ts. */
 export function useShortcuts() {
   const router = useRouter()
   const search = useSearchStore()
-  const player = usePlayerStore()
 
   function onKey(event: KeyboardEvent) {
     if (event.defaultPrevented || event.isComposing) return
@@ -35,19 +36,6 @@ export function useShortcuts() {
       search.requestFocus()
       if (router.currentRoute.value.name !== 'search') void router.push({ name: 'search' })
       return
-    }
-    if (typing(event.target)) return
-    if (event.key === ' ' && !mod) {
-      const el = event.target as HTMLElement | null
-      if (el && ['BUTTON', 'A'].includes(el.tagName)) return
-      event.preventDefault()
-      void player.toggle()
-    } else if (mod && event.key === 'ArrowRight') {
-      event.preventDefault()
-      void player.next()
-    } else if (mod && event.key === 'ArrowLeft') {
-      event.preventDefault()
-      void player.previous()
     }
   }
   onMounted(() => window.addEventListener('keydown', onKey))

@@ -185,10 +185,16 @@ export function createAuthService(deps: AuthServiceDeps) {
       await service.check(sourceId)
     },
 
+    /** Starts the QR login, or joins the one already running for this source (a second window, a late mount). */
     startQr(): void {
       const source = deps.sources.active()
-      service.cancelQr({ silent: true })
       const sourceId = source.id
+      if (flow?.sourceId === sourceId) {
+        deps.windows.openLogin()
+        if (lastQr) events.emit('auth:qr', lastQr)
+        return
+      }
+      service.cancelQr({ silent: true })
       if (sourceId === BUILTIN_ID) {
         // No phone needed: main confirms the code itself.
         deps.store.delete(BUILTIN_SIGNED_OUT_KEY)
