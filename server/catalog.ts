@@ -60,8 +60,8 @@ interface SongRow {
   reason: string | null
   album_id: number | null
   album_name: string | null
-  artists: string
-  bitrates: string | null
+  artists: string | Array<[number, string]>
+  bitrates: string | number[] | null
 }
 
 interface PlaylistRow {
@@ -103,7 +103,17 @@ export class Catalog {
          FROM songs s LEFT JOIN playlists al ON al.id = s.album_id`
     this.stmt = {
       songs: db.prepare(`${songSelect} WHERE s.id IN (SELECT value FROM json_each(?))`),
-      song: db.prepare(`${songSelect} WHERE s.id = ?`),
+      songOne: db.prepare(
+        `SELECT s.id, s.name, s.tns, s.duration_ms, s.playable, s.reason, s.album_id, al.name AS album_name,
+           s.lyric_normal, s.lyric_translation, s.lyric_transliteration, s.lyric_wordforword
+         FROM songs s LEFT JOIN playlists al ON al.id = s.album_id WHERE s.id = ?`,
+      ),
+      songArtists: db
+        .prepare(
+          'SELECT a.id, a.name FROM song_artists sa JOIN artists a ON a.id = sa.artist_id WHERE sa.song_id = ? ORDER BY sa.position',
+        )
+        .raw(),
+      songBitrates: db.prepare('SELECT bitrate FROM song_files WHERE song_id = ? ORDER BY bitrate').pluck(),
       playlist: db.prepare(`SELECT ${PLAYLIST_COLUMNS} FROM ${PLAYLIST_FROM} WHERE p.id = ?`),
       playlistsByIds: db.prepare(
         `SELECT ${PLAYLIST_COLUMNS} FROM ${PLAYLIST_FROM} WHERE p.id IN (SELECT value FROM json_each(?))`,
@@ -172,8 +182,8 @@ export class Catalog {
   songs(base: string, ids: readonly number[]): SongJson[] {
     if (ids.length === 0) return []
     if (ids.length === 1) {
-      const row = this.stmt.song.get(ids[0]) as SongRow | undefined
-      return row ? [this.songJson(base, row)] : []
+      const one = this.song(base, ids[0])
+      return one ? [one.song] : []
     }
     const rows = this.stmt.songs.all(JSON.stringify(ids)) as SongRow[]
     const byId = new Map(rows.map((r) => [r.id, r]))
@@ -185,8 +195,28 @@ export class Catalog {
     return out
   }
 
+  /** One song, with its lyrics (simple statements: cheaper than the list query for a single id). */
+  song(base: string, id: number): { song: SongJson; lyric: Record<string, string> } | undefined {
+    const r = this.stmt.songOne.get(id) as
+      (Omit<SongRow, 'artists' | 'bitrates'> & Record<`lyric_${string}`, string | null>) | undefined
+    if (!r) return undefined
+    const artists = this.stmt.songArtists.all(id) as Array<[number, string]>
+    const bitrates = this.stmt.songBitrates.all(id) as number[]
+    const song = this.songJson(base, { ...r, artists, bitrates })
+    const lyric: Record<string, string> = {}
+    if (r.lyric_normal) lyric.normal = r.lyric_normal
+    if (r.lyric_translation) lyric.translation = r.lyric_translation
+    if (r.lyric_transliteration) lyric.transliteration = r.lyric_transliteration
+    if (r.lyric_wordforword) lyric.wordforword = r.lyric_wordforword
+    return { song, lyric }
+  }
+
   private songJson(base: string, r: SongRow): SongJson {
-    const bitrates = r.bitrates ? r.bitrates.split(',').map(Number) : []
+    const bitrates = Array.isArray(r.bitrates)
+      ? r.bitrates
+      : r.bitrates
+        ? r.bitrates.split(',').map(Number)
+        : []
     const playable = r.playable === 1 && bitrates.length > 0
     const privilege: PrivilegeJson = {
       playable,
@@ -197,9 +227,10 @@ export class Catalog {
     const song: SongJson = {
       id: r.id,
       name: r.name,
-      artists: (JSON.parse(r.artists) as Array<[number, string]>).map(([id, name]) =>
-        this.artistJson(base, id, name),
-      ),
+      artists: (Array.isArray(r.artists)
+        ? r.artists
+        : (JSON.parse(r.artists) as Array<[number, string]>)
+      ).map(([id, name]) => this.artistJson(base, id, name)),
       duration: r.duration_ms,
       privilege,
     }
@@ -270,12 +301,10 @@ export class Catalog {
     if (!user) throw notFound(`No user with id ${uid}.`)
     const ownLikes = viewer !== null && viewer.id === uid
     const ids = (
-      this.db
-        .prepare(
-          `SELECT id FROM playlists WHERE creator_id = ? AND (kind = 'user' OR (kind = 'liked' AND ?))
+      this.prep(
+        `SELECT id FROM playlists WHERE creator_id = ? AND (kind IN ('user', 'editorial') OR (kind = 'liked' AND ?))
            ORDER BY kind = 'liked' DESC, created_at DESC, id LIMIT ? OFFSET ?`,
-        )
-        .all(uid, ownLikes ? 1 : 0, limit, offset) as Array<{ id: number }>
+      ).all(uid, ownLikes ? 1 : 0, limit, offset) as Array<{ id: number }>
     ).map((r) => r.id)
     return this.playlistsByIds(base, ids)
   }
@@ -284,14 +313,12 @@ export class Catalog {
   recommendPlaylists(base: string, limit: number, viewer: UserRow | null): PlaylistJson[] {
     const ranked = this.cached('recommend-playlists', () =>
       (
-        this.db
-          .prepare(
-            `SELECT p.id, p.creator_id FROM playlists p JOIN playlist_songs ps ON ps.playlist_id = p.id
+        this.prep(
+          `SELECT p.id, p.creator_id FROM playlists p JOIN playlist_songs ps ON ps.playlist_id = p.id
              JOIN songs s ON s.id = ps.song_id
              WHERE p.kind IN ('editorial', 'user')
              GROUP BY p.id ORDER BY AVG(s.play_count + s.like_count * 20) DESC, p.id LIMIT 500`,
-          )
-          .all() as Array<{ id: number; creator_id: number | null }>
+        ).all() as Array<{ id: number; creator_id: number | null }>
       ).map((r) => r),
     )
     const ids = ranked.filter((r) => viewer === null || r.creator_id !== viewer.id).map((r) => r.id)
@@ -300,9 +327,7 @@ export class Catalog {
 
   toplists(base: string, limit: number): PlaylistJson[] {
     const ids = (
-      this.db
-        .prepare("SELECT id FROM playlists WHERE kind = 'chart' ORDER BY id LIMIT ?")
-        .all(limit) as Array<{
+      this.prep("SELECT id FROM playlists WHERE kind = 'chart' ORDER BY id LIMIT ?").all(limit) as Array<{
         id: number
       }>
     ).map((r) => r.id)
@@ -366,14 +391,12 @@ export class Catalog {
   /** The most played and liked songs, best first (top by plays and by likes, ranked by score). */
   private hotSongs(): Array<{ id: number; score: number }> {
     return this.cached('hot', () => {
-      const rows = this.db
-        .prepare(
-          `SELECT id, play_count, like_count FROM (SELECT id, play_count, like_count FROM songs WHERE playable = 1
+      const rows = this.prep(
+        `SELECT id, play_count, like_count FROM (SELECT id, play_count, like_count FROM songs WHERE playable = 1
              ORDER BY play_count DESC LIMIT 500)
            UNION SELECT id, play_count, like_count FROM (SELECT id, play_count, like_count FROM songs
              WHERE playable = 1 ORDER BY like_count DESC LIMIT 200)`,
-        )
-        .all() as Array<{ id: number; play_count: number; like_count: number }>
+      ).all() as Array<{ id: number; play_count: number; like_count: number }>
       return rows.map((r) => ({ id: r.id, score: SCORE(r) })).sort((a, b) => b.score - a.score || a.id - b.id)
     })
   }
@@ -393,15 +416,13 @@ export class Catalog {
       }>)
         liked.add(r.song_id)
       fromArtists = (
-        this.db
-          .prepare(
-            `SELECT s.id FROM songs s JOIN song_artists sa ON sa.song_id = s.id
+        this.prep(
+          `SELECT s.id FROM songs s JOIN song_artists sa ON sa.song_id = s.id
              WHERE s.playable = 1 AND sa.artist_id IN (
                SELECT sa2.artist_id FROM likes l JOIN song_artists sa2 ON sa2.song_id = l.song_id
                WHERE l.user_id = ? ORDER BY l.created_at DESC LIMIT 20)
              ORDER BY s.play_count DESC LIMIT 200`,
-          )
-          .all(viewer.id) as Array<{ id: number }>
+        ).all(viewer.id) as Array<{ id: number }>
       ).map((r) => r.id)
     }
     const day = Math.floor(Date.now() / 86_400_000)
@@ -444,15 +465,13 @@ export class Catalog {
     const playlist = likedPlaylistId(this.db, user.id)
     this.db.transaction(() => {
       if (like) {
-        const res = this.db
-          .prepare('INSERT OR IGNORE INTO likes (user_id, song_id, created_at) VALUES (?, ?, ?)')
-          .run(user.id, songId, Date.now())
+        const res = this.prep(
+          'INSERT OR IGNORE INTO likes (user_id, song_id, created_at) VALUES (?, ?, ?)',
+        ).run(user.id, songId, Date.now())
         if (res.changes > 0)
           this.prep('UPDATE songs SET like_count = like_count + 1 WHERE id = ?').run(songId)
       } else {
-        const res = this.db
-          .prepare('DELETE FROM likes WHERE user_id = ? AND song_id = ?')
-          .run(user.id, songId)
+        const res = this.prep('DELETE FROM likes WHERE user_id = ? AND song_id = ?').run(user.id, songId)
         if (res.changes > 0) {
           this.prep('UPDATE songs SET like_count = MAX(0, like_count - 1) WHERE id = ?').run(songId)
         }
@@ -462,11 +481,9 @@ export class Catalog {
   }
 
   lyric(songId: number): Record<string, string> {
-    const row = this.db
-      .prepare(
-        'SELECT lyric_normal, lyric_translation, lyric_transliteration, lyric_wordforword FROM songs WHERE id = ?',
-      )
-      .get(songId) as Record<string, string | null> | undefined
+    const row = this.prep(
+      'SELECT lyric_normal, lyric_translation, lyric_transliteration, lyric_wordforword FROM songs WHERE id = ?',
+    ).get(songId) as Record<string, string | null> | undefined
     const out: Record<string, string> = {}
     if (!row) return out
     if (row.lyric_normal) out.normal = row.lyric_normal
@@ -487,13 +504,11 @@ export class Catalog {
     const ranked = this.cached(
       'recommend-artists',
       () =>
-        this.db
-          .prepare(
-            `SELECT a.id, a.name FROM (SELECT id, play_count, like_count FROM songs ORDER BY play_count DESC LIMIT 2000) s
+        this.prep(
+          `SELECT a.id, a.name FROM (SELECT id, play_count, like_count FROM songs ORDER BY play_count DESC LIMIT 2000) s
            JOIN song_artists sa ON sa.song_id = s.id JOIN artists a ON a.id = sa.artist_id
            GROUP BY a.id ORDER BY SUM(s.play_count + s.like_count * 20) DESC, a.id LIMIT 100`,
-          )
-          .all() as Array<{ id: number; name: string }>,
+        ).all() as Array<{ id: number; name: string }>,
     )
     return ranked.slice(0, limit).map((a) => this.artistJson(base, a.id, a.name))
   }
@@ -502,24 +517,20 @@ export class Catalog {
     const a = this.stmt.artist.get(id) as { id: number; name: string; description: string | null } | undefined
     if (!a) throw notFound(`No artist with id ${id}.`)
     const songIds = (
-      this.db
-        .prepare(
-          `SELECT s.id FROM song_artists sa JOIN songs s ON s.id = sa.song_id WHERE sa.artist_id = ?
+      this.prep(
+        `SELECT s.id FROM song_artists sa JOIN songs s ON s.id = sa.song_id WHERE sa.artist_id = ?
            ORDER BY s.play_count + s.like_count * 20 DESC, s.id LIMIT 50`,
-        )
-        .all(id) as Array<{ id: number }>
+      ).all(id) as Array<{ id: number }>
     ).map((r) => r.id)
     const total = (
       this.prep('SELECT COUNT(*) AS n FROM song_artists WHERE artist_id = ?').get(id) as {
         n: number
       }
     ).n
-    const albums = this.db
-      .prepare(
-        `SELECT ${PLAYLIST_COLUMNS} FROM ${PLAYLIST_FROM} WHERE p.kind = 'album' AND p.artist_id = ?
+    const albums = this.prep(
+      `SELECT ${PLAYLIST_COLUMNS} FROM ${PLAYLIST_FROM} WHERE p.kind = 'album' AND p.artist_id = ?
          ORDER BY p.released_at DESC LIMIT 50`,
-      )
-      .all(id) as PlaylistRow[]
+    ).all(id) as PlaylistRow[]
     const json: PlaylistJson = {
       id: a.id,
       name: a.name,
@@ -589,7 +600,7 @@ export class Catalog {
    * lower-cased names are scanned with instr(). Exact and prefix name matches rank first.
    */
   searchIds(kind: SearchKind, keywords: string, limit: number): number[] {
-    const terms = keywords.toLowerCase().split(/\s+/).filter(Boolean).slice(0, 16)
+    const terms = keywords.normalize('NFKC').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 16)
     if (terms.length === 0) return []
     const long = terms.filter((t) => [...t].length >= 3)
     const whole = terms.join(' ')
@@ -610,20 +621,19 @@ export class Catalog {
       const table = shortTable(kind)
       const match = terms.map((t) => `"${t}"`).join(' AND ')
       candidates = (
-        this.db
-          .prepare(
-            `SELECT m.id, k.key FROM (SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? LIMIT 300) m
+        this.prep(
+          `SELECT m.id, k.key FROM (SELECT rowid AS id FROM ${table} WHERE ${table} MATCH ? LIMIT 300) m
              JOIN search_keys k ON k.kind = ? AND k.id = m.id`,
-          )
-          .all(match, kind) as Array<{ id: number; key: string }>
+        ).all(match, kind) as Array<{ id: number; key: string }>
       ).map((r) => ({ ...r, rank: r.key.length }))
     } else {
       // Short terms with punctuation: scan the keys.
       const where = terms.map(() => 'instr(key, ?) > 0').join(' AND ')
       candidates = (
-        this.db
-          .prepare(`SELECT id, key FROM search_keys WHERE kind = ? AND ${where} LIMIT 200`)
-          .all(kind, ...terms) as Array<{ id: number; key: string }>
+        this.prep(`SELECT id, key FROM search_keys WHERE kind = ? AND ${where} LIMIT 200`).all(
+          kind,
+          ...terms,
+        ) as Array<{ id: number; key: string }>
       ).map((r) => ({ ...r, rank: r.key.length }))
     }
     const tier = (key: string) =>

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os'
-import { openDatabase, loadSecret } from './db/open'
+import { getMeta, openDatabase, loadSecret } from './db/open'
 import { ensureOwner } from './db/users'
 import { Catalog } from './catalog'
 import { Credentials, MAX_TOKEN_LENGTH, QrKeys } from './auth'
@@ -57,7 +57,17 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
     const secret = loadSecret(opts.dataDir)
     const owner = ensureOwner(db, opts.ownerName)
     const demo = opts.demo ?? (opts.library ? 0 : 300)
-    if (demo > 0) generateDemo(db, Math.floor(demo), owner.id)
+    const existingDemo = getMeta(db, 'demo_songs')
+    if (
+      existingDemo !== undefined &&
+      opts.demo !== undefined &&
+      Number(existingDemo) !== Math.floor(opts.demo)
+    ) {
+      warn(
+        `the data dir already holds a demo catalogue of ${existingDemo} songs; keeping it ` +
+          `(use a new data dir to generate ${opts.demo}).`,
+      )
+    } else if (demo > 0) generateDemo(db, Math.floor(demo), owner.id)
     if (opts.library) {
       const report = await importLibrary(db, opts.library, opts.dataDir)
       for (const f of report.failed) warn(`library: skipped ${f.path}: ${f.error}`)

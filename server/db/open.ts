@@ -13,7 +13,8 @@ export function openDatabase(dataDir: string): DB {
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
-  db.pragma('cache_size = -32000')
+  db.pragma('cache_size = -64000')
+  db.pragma('mmap_size = 268435456')
   migrate(db)
   return db
 }

@@ -49,7 +49,10 @@ export class SearchIndexer {
   }
 
   /** `name` is what short queries match and what ranks first; `extra` (artists, album…) only long ones. */
-  add(kind: SearchKind, id: number, name: string, extra = ''): void {
+  add(kind: SearchKind, id: number, rawName: string, rawExtra = ''): void {
+    // NFKC so that full-width letters, compatibility forms and composed/decomposed accents match alike.
+    const name = rawName.normalize('NFKC')
+    const extra = rawExtra.normalize('NFKC')
     if (kind === 'artist') this.insertFts.artist.run(id, name)
     else this.insertFts[kind].run(id, name, extra)
     const key = name.toLowerCase()

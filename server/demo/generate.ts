@@ -23,6 +23,9 @@ import {
   ZH_TITLES,
 } from './words'
 
+/** Size of the one huge playlist a catalogue of at least this many songs gets. */
+export const BIG_PLAYLIST_SONGS = 10_000
+
 /** Fixed "now" of the demo world, so that release dates do not depend on when it was generated. */
 export const DEMO_EPOCH = Date.UTC(2025, 5, 1)
 const DAY = 86_400_000
@@ -315,6 +318,12 @@ export function generateDemo(db: DB, n: number, ownerId: number): DemoSummary {
       pickSongs(20, 'any'),
     )
     addPlaylist('Radio: 朝の声', 'dj', 'editorial', '朝のラジオ番組。', editors, pickSongs(20, 'cjk'))
+
+    // Big catalogues (benchmarks) get one 10,000-song playlist: what opening a huge list costs.
+    if (n >= BIG_PLAYLIST_SONGS) {
+      const all = Array.from({ length: BIG_PLAYLIST_SONGS }, (_, i) => firstSongId + i)
+      addPlaylist('The Big Archive', 'normal', 'user', 'Ten thousand songs in one list.', ownerId, all)
+    }
 
     // Charts are computed from plays, likes and release dates when read (see catalog.ts).
     addPlaylist('Hot 50', 'normal', 'chart', 'The most played and liked songs right now.', editors, [], 'hot')

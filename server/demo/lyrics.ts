@@ -62,7 +62,12 @@ function words(text: string): string[] {
   const out: string[] = []
   const chars = [...text]
   for (let i = 0; i < chars.length;) {
-    const n = chars[i] === ' ' ? 1 : Math.min(2, chars.length - i)
+    if (chars[i] === ' ') {
+      if (out.length > 0) out[out.length - 1] += ' '
+      i++
+      continue
+    }
+    const n = chars[i + 1] === undefined || chars[i + 1] === ' ' ? 1 : 2
     out.push(chars.slice(i, i + n).join(''))
     i += n
   }

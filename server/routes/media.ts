@@ -70,7 +70,7 @@ export function mediaRoutes(app: FastifyInstance, ctx: Ctx): void {
       reply.header('Content-Range', `bytes */${file.size}`)
       return sendFailure(reply, 416, 'The requested byte range is not satisfiable.')
     }
-    if (range === 'none' || (range.start === 0 && req.method === 'GET')) ctx.catalog.countPlay(songId)
+    if (req.method === 'GET' && (range === 'none' || range.start === 0)) ctx.catalog.countPlay(songId)
     if (range === 'none') {
       reply.header('Content-Length', file.size)
       return reply.send(req.method === 'HEAD' ? '' : createReadStream(file.path))

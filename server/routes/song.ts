@@ -17,12 +17,13 @@ export function songRoutes(app: FastifyInstance, ctx: Ctx): void {
     // uid is accepted (any value) for compatibility; who is asking is decided by the Token header.
     const br = intParam(q, 'br', 320000, 1, 100_000_000)
     const base = ctx.baseUrl(req)
-    const [song] = ctx.catalog.songs(base, [id])
-    if (!song) throw notFound(`No song with id ${id}.`)
+    const found = ctx.catalog.song(base, id)
+    if (!found) throw notFound(`No song with id ${id}.`)
+    const { song, lyric } = found
     const viewer = ctx.viewer(req)
     const meta: Record<string, unknown> = {
       isFavorite: viewer ? ctx.catalog.isLiked(viewer.id, id) : false,
-      lyric: ctx.catalog.lyric(id),
+      lyric,
     }
     if (song.privilege.playable) {
       const bitrate = chooseBitrate(song.privilege.bitrates, br)

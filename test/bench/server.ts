@@ -7,9 +7,9 @@
  * Run alone: npx tsx test/bench/server.ts
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -66,6 +66,18 @@ function startServer(dataDir: string): Promise<{ url: string; child: ChildProces
     child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()))
     child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)))
   })
+}
+
+/** CPU time (user + system) the process has used, in ms; undefined where /proc is unavailable. */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // clock ticks at USER_HZ = 100
+  } catch {
+    return undefined
+  }
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -135,7 +147,9 @@ export async function benchServer(): Promise<Figure[]> {
       'velvet',
     ].map((k) => `/search?keywords=${encodeURIComponent(k)}`)
     await timeRequests(url, keywords, 1)
+    const searchCpu0 = cpuMs(child.pid)
     const search = await timeRequests(url, keywords, 10)
+    const searchCpu1 = cpuMs(child.pid)
     figures.push(
       {
         figure: '/search p50 (30 keywords × 10, sequential)',
@@ -151,6 +165,14 @@ export async function benchServer(): Promise<Figure[]> {
         max: round(search[search.length - 1]),
       },
     )
+
+    if (searchCpu0 !== undefined && searchCpu1 !== undefined) {
+      figures.push({
+        figure: '/search server CPU per request (load-independent)',
+        value: round((searchCpu1 - searchCpu0) / search.length),
+        unit: 'ms',
+      })
+    }
 
     // /playlist/detail: recommended playlists, charts and albums.
     const rec = (await (await fetch(`${url}/playlist/recommend?limit=20`)).json()) as {
@@ -201,6 +223,7 @@ export async function benchServer(): Promise<Figure[]> {
     })
     const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
     let n = 0
+    const detailCpu0 = cpuMs(child.pid)
     const result = await autocannon({
       url,
       connections: 50,
@@ -209,6 +232,7 @@ export async function benchServer(): Promise<Figure[]> {
         { setupRequest: (req) => ({ ...req, path: `/song/detail?id=${ids[n++ % ids.length]}&uid=1` }) },
       ],
     })
+    const detailCpu1 = cpuMs(child.pid)
     if (result.non2xx > 0 || result.errors > 0) {
       throw new Error(`/song/detail load: ${result.non2xx} non-2xx, ${result.errors} errors`)
     }
@@ -222,6 +246,15 @@ export async function benchServer(): Promise<Figure[]> {
         max: result.requests.max,
       },
       { figure: '/song/detail latency p50 under load', value: result.latency.p50, unit: 'ms' },
+      ...(detailCpu0 !== undefined && detailCpu1 !== undefined
+        ? [
+            {
+              figure: '/song/detail capacity per server CPU core (requests ÷ server CPU seconds)',
+              value: Math.round(result.requests.total / ((detailCpu1 - detailCpu0) / 1000)),
+              unit: 'req/s',
+            },
+          ]
+        : []),
       { figure: '/song/detail latency p99 under load', value: result.latency.p99, unit: 'ms' },
     )
     return figures
@@ -242,6 +275,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
         range: f.min !== undefined ? `${f.min}–${f.max}` : '',
       }))
       console.table(rows)
+      console.log(
+        `load average after the run: ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')} on ${cpus().length} CPUs`,
+      )
     },
     (err: unknown) => {
       console.error(err)

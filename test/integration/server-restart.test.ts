@@ -91,5 +91,5 @@ describe('reference server restart', () => {
       await a.close()
       await b.close()
     }
-  })
+  }, 120_000)
 })

@@ -22,13 +22,15 @@ vi.mock('electron', () => ({
       created.push({ options, contents: this.webContents })
     }
     once() {}
+    setMenuBarVisibility() {}
     loadURL() {
       return Promise.resolve()
     }
   },
 }))
 
-const { createMainWindow } = await import('@main/glue/windows')
+const { createLoginWindow, createMainWindow, lockDownSession, secureWebPreferences } =
+  await import('@main/glue/windows')
 
 describe('createMainWindow', () => {
   beforeEach(() => {
@@ -74,5 +76,37 @@ describe('createMainWindow', () => {
     expect(openExternal).toHaveBeenCalledWith('https://example.com/')
     expect(contents.openHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' })
     expect(openExternal).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe('createLoginWindow', () => {
+  beforeEach(() => (created.length = 0))
+
+  it('is small, not resizable, with the same secure preferences as the main window', () => {
+    createLoginWindow({ preloadPath: '/p.cjs', isAppUrl: () => true, load: async () => {} })
+    createMainWindow({ preloadPath: '/p.cjs', isAppUrl: () => true, load: async () => {} })
+    const [login, main] = created
+    expect(login.options).toMatchObject({ width: 400, height: 560, resizable: false })
+    expect(login.options.webPreferences).toEqual(secureWebPreferences('/p.cjs'))
+    expect(main.options.webPreferences).toEqual(secureWebPreferences('/p.cjs'))
+    expect(login.contents.openHandler!({ url: 'https://x.example/' })).toEqual({ action: 'deny' })
+  })
+})
+
+describe('lockDownSession', () => {
+  it('denies every permission request and check', () => {
+    let request: ((c: unknown, p: string, cb: (ok: boolean) => void) => void) | undefined
+    let check: (() => boolean) | undefined
+    let device: (() => boolean) | undefined
+    lockDownSession({
+      setPermissionRequestHandler: (h: typeof request) => (request = h),
+      setPermissionCheckHandler: (h: typeof check) => (check = h),
+      setDevicePermissionHandler: (h: typeof device) => (device = h),
+    } as never)
+    const answer = vi.fn()
+    request!(null, 'media', answer)
+    expect(answer).toHaveBeenCalledWith(false)
+    expect(check!()).toBe(false)
+    expect(device!()).toBe(false)
   })
 })

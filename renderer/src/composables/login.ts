@@ -1,13 +1,17 @@
-import { useRoute, useRouter } from 'vue-router'
+import { useI18n } from 'vue-i18n'
 import { useAuthStore } from '@renderer/stores/auth'
+import { useNotificationsStore } from '@renderer/stores/notifications'
 
-/** Opens the QR login view, remembering where to come back to once signed in. */
+/**
+ * "Log in": asks main to start the QR login (`auth:start-qr`). Main opens the QR login window (or, for
+ * the built-in data source, signs in by itself), so this window stays on the view the user was on.
+ */
 export function useLogin() {
-  const router = useRouter()
-  const route = useRoute()
+  const { t } = useI18n()
   const auth = useAuthStore()
-  return () => {
-    if (route.name !== 'login') auth.returnTo = route.fullPath
-    return router.push({ name: 'login' })
+  const notifications = useNotificationsStore()
+  return async () => {
+    const error = await auth.startQr()
+    if (error) notifications.error(t('auth.loginFailed', { reason: error.message }))
   }
 }

@@ -20,9 +20,12 @@ export function usePlaySongs() {
       const list = playable(songs)
       if (list.length) void player.playSongs(list, 0)
     },
+    /** Turns the player's shuffle on and starts at a random song. */
     shuffle: (songs: readonly Song[]) => {
-      const list = shuffled(playable(songs))
-      if (list.length) void player.playSongs(list, 0)
+      const list = playable(songs)
+      if (!list.length) return
+      player.setShuffle(true)
+      void player.playSongs(list, Math.floor(Math.random() * list.length))
     },
   }
 }

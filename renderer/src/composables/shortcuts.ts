@@ -11,7 +11,7 @@ export const SHORTCUTS: ReadonlyArray<{ keys: string[]; action: string }> = [
   { keys: ['←', '→'], action: 'settings.shortcut.seek' },
   { keys: ['↑', '↓'], action: 'settings.shortcut.volume' },
   { keys: ['Alt + ↑', 'Alt + ↓'], action: 'settings.shortcut.queueMove' },
-  { keys: ['↑', '↓', 'Home', 'End'], action: 'settings.shortcut.move' },
+  { keys: ['↑ ↓', 'Home', 'End'], action: 'settings.shortcut.move' },
   { keys: ['Enter'], action: 'settings.shortcut.play' },
   { keys: ['Shift + F10', '☰'], action: 'settings.shortcut.menu' },
   { keys: ['Esc'], action: 'settings.shortcut.close' },

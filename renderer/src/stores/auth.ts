@@ -61,12 +61,16 @@ export const useAuthStore = defineStore('auth', () => {
     started = false
   }
 
-  async function startQr() {
+  /** Starts the QR login; resolves to the error when main could not start it. */
+  async function startQr(): Promise<CadenceError | undefined> {
     qr.value = { phase: 'loading' }
     try {
       await invoke('auth:start-qr')
+      return undefined
     } catch (cause) {
-      qr.value = { phase: 'error', error: toCadenceError(cause).toPayload() }
+      const e = toCadenceError(cause)
+      qr.value = { phase: 'error', error: e.toPayload() }
+      return e
     }
   }
   async function cancelQr() {

@@ -8,7 +8,7 @@ import {
   qrCodeSchema,
   qrKeySchema,
   qrStatusSchema,
-  searchResultSchema,
+  albumSchema,
   songSchema,
 } from '@shared/api/models'
 import type { Id } from '@shared/api/models'
@@ -62,6 +62,61 @@ function tolerantList<T extends z.ZodType>(item: T) {
 }
 
 const playlistList = tolerantList(playlistSchema)
+
+/** A detail whose one bad song would otherwise blank the whole playlist. */
+const playlistDetailSchema = playlistSchema.extend({
+  songs: z.unknown().transform((value) => {
+    if (!Array.isArray(value)) return undefined
+    return tolerantList(songSchema).parse(value)
+  }),
+})
+
+/** Search: every list tolerant; some servers answer `[]` or `null` when nothing matched. */
+const searchSchema = z.preprocess(
+  (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}),
+  z.object({
+    songs: tolerantList(songSchema),
+    albums: tolerantList(albumSchema),
+    artists: tolerantList(artistSchema),
+    playlists: tolerantList(playlistSchema),
+  }),
+)
+
+/** Envelope codes some servers use for "log in first". */
+const LOGIN_REQUIRED_CODES = new Set([301, 401])
+
+const IMAGE_KEYS = new Set(['cover', 'avatar'])
+
+/**
+ * Image fields (`cover`, `avatar`) as the renderer can use them: absolute http(s) or data URLs are kept,
+ * paths are resolved against the data source, anything else (`"null"`, `"default"`) is dropped.
+ */
+export function normaliseImages<T>(value: T, baseUrl: string): T {
+  const fix = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) fix(item)
+      return
+    }
+    if (typeof node !== 'object' || node === null) return
+    const record = node as Record<string, unknown>
+    for (const [key, child] of Object.entries(record)) {
+      if (IMAGE_KEYS.has(key) && typeof child === 'string') record[key] = imageUrl(child, baseUrl)
+      else if (typeof child === 'object' && child !== null) fix(child)
+    }
+  }
+  fix(value)
+  return value
+}
+
+function imageUrl(raw: string, baseUrl: string): string | undefined {
+  const text = raw.trim()
+  if (!text) return undefined
+  if (/^data:image\//i.test(text)) return text
+  if (/^https?:\/\//i.test(text)) return text
+  if (text.startsWith('//')) return `${new URL(baseUrl).protocol}${text}`
+  if (text.startsWith('/')) return new URL(text, baseUrl + '/').href
+  return undefined
+}
 
 export type ApiClient = ReturnType<typeof createApiClient>
 
@@ -205,7 +260,13 @@ export function createApiClient(options: ApiClientOptions) {
     }
     const { code, message, data } = envelope.data
     if (!SUCCESS_CODES.has(code)) {
-      if (status === 401 || status === 403 || (endpoint === '/connect/status' && code === -1)) {
+      if (
+        status === 401 ||
+        status === 403 ||
+        LOGIN_REQUIRED_CODES.has(code) ||
+        // "-1 from /connect/status means the login is gone" (spec 4.1); a 5xx is the server's trouble.
+        (endpoint === '/connect/status' && status < 500)
+      ) {
         throw unauthorized(endpoint, status, code, message)
       }
       throw new DataSourceError({
@@ -215,6 +276,10 @@ export function createApiClient(options: ApiClientOptions) {
         code,
         message: message?.trim() || `The data source refused the request (code ${code})`,
       })
+    }
+    // Some servers answer a missing login with success and no user.
+    if (endpoint === '/connect/status' && (data === null || data === undefined)) {
+      throw unauthorized(endpoint, status, code, message)
     }
     const parsed = call.schema.safeParse(data)
     if (!parsed.success) {
@@ -227,7 +292,7 @@ export function createApiClient(options: ApiClientOptions) {
         message: `The data source sent an unexpected answer (${issue ? `${issue.path.join('.') || 'data'}: ${issue.message}` : 'invalid data'})`,
       })
     }
-    return parsed.data
+    return endpoint.startsWith('/connect/qr/') ? parsed.data : normaliseImages(parsed.data, baseUrl)
   }
 
   return {
@@ -250,7 +315,7 @@ export function createApiClient(options: ApiClientOptions) {
     toplists: (limit?: number, o: RequestOptions = {}) =>
       request({ path: '/playlist/toplist', query: { limit }, schema: playlistList, cache: true, ...o }),
     playlistDetail: (id: Id, o: RequestOptions = {}) =>
-      request({ path: '/playlist/detail', query: { id }, schema: playlistSchema, cache: true, ...o }),
+      request({ path: '/playlist/detail', query: { id }, schema: playlistDetailSchema, cache: true, ...o }),
 
     recommendSongs: (limit?: number, o: RequestOptions = {}) =>
       request({
@@ -284,7 +349,7 @@ export function createApiClient(options: ApiClientOptions) {
         ...o,
       }),
     artistDetail: (id: Id, o: RequestOptions = {}) =>
-      request({ path: '/artist/detail', query: { id }, schema: playlistSchema, cache: true, ...o }),
+      request({ path: '/artist/detail', query: { id }, schema: playlistDetailSchema, cache: true, ...o }),
 
     /** A newer search cancels the one still in flight. */
     search: async (keywords: string, limit?: number, o: RequestOptions = {}) => {
@@ -296,7 +361,7 @@ export function createApiClient(options: ApiClientOptions) {
         return await request({
           path: '/search',
           query: { keywords, limit },
-          schema: searchResultSchema,
+          schema: searchSchema,
           signal,
         })
       } finally {

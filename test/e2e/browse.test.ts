@@ -1,0 +1,83 @@
+import { mkdir } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RESULTS_DIR, startApp } from './harness'
+import type { App } from './harness'
+import { api, shootBothThemes } from './ui-shots'
+
+interface P {
+  id: number
+  name: string
+  songs?: Array<{ id: number; name: string; artists: Array<{ id: number; name: string }> }>
+}
+
+describe('Browse: Home → playlist → artist', () => {
+  let app: App
+  beforeAll(async () => {
+    await mkdir(RESULTS_DIR, { recursive: true })
+    app = await startApp()
+  })
+  afterAll(() => app?.close())
+
+  it('shows every Home section from the data source', async () => {
+    const page = app.page
+    const toplists = await api<P[]>(app, '/playlist/toplist?limit=6')
+    await page.getByTestId('home-playlists').getByTestId('playlist-card').first().waitFor()
+    await page.getByTestId('home-toplists').getByTestId('playlist-card').first().waitFor()
+    expect(await page.getByTestId('home-toplists').locator('h3').allTextContents()).toEqual(
+      toplists.map((p) => p.name),
+    )
+    await page.getByTestId('home-songs').getByTestId('song-row').first().waitFor()
+    await page.getByTestId('home-artists').getByTestId('artist-card').first().waitFor()
+    await shootBothThemes(app, 'ui-home')
+  })
+
+  it('opens a playlist with its header and songs', async () => {
+    const page = app.page
+    const first = page.getByTestId('home-playlists').getByTestId('playlist-card').first()
+    const href = (await first.getAttribute('href'))!
+    const id = decodeURIComponent(href.split('/').pop()!)
+    const detail = await api<P>(app, `/playlist/detail?id=${id}`)
+    await first.click()
+    await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(detail.name)
+    await page.getByTestId('song-row').first().waitFor()
+    expect(await page.getByTestId('song-name').first().textContent()).toBe(detail.songs![0].name)
+    expect(await page.getByTestId('playlist-count').textContent()).toContain(String(detail.songs!.length))
+    expect(await page.getByTestId('play-all').isEnabled()).toBe(true)
+    await shootBothThemes(app, 'ui-playlist')
+  })
+
+  it('goes from a song row to its artist page', async () => {
+    const page = app.page
+    const link = page.getByTestId('song-row').first().locator('.song-artists a').first()
+    const name = (await link.textContent())!
+    await link.click()
+    await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(name)
+    expect(await page.getByTestId('playlist-type').textContent()).toBe('Artist')
+    await page.getByTestId('song-row').first().waitFor()
+    await shootBothThemes(app, 'ui-artist')
+  })
+
+  it('moves through a list with the keyboard and plays with Enter', async () => {
+    const page = app.page
+    const rows = page.getByTestId('song-row')
+    await rows.first().focus()
+    await page.keyboard.press('ArrowDown')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-index'))).toBe('1')
+    const name = await rows.nth(1).getByTestId('song-name').textContent()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.getByTestId('now-playing').textContent()).toContain(name!)
+  })
+
+  it('opens the song menu and closes it with Escape', async () => {
+    const page = app.page
+    await page.getByTestId('song-row').first().click({ button: 'right' })
+    const menu = page.getByTestId('context-menu')
+    await menu.waitFor()
+    expect(await menu.locator('[role="menuitem"]').allTextContents()).toEqual(
+      expect.arrayContaining(['Play next', 'Add to queue']),
+    )
+    await app.screenshot('ui-song-menu')
+    await page.keyboard.press('Escape')
+    await menu.waitFor({ state: 'detached' })
+  })
+})

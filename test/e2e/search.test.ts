@@ -1,0 +1,72 @@
+import { mkdir } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RESULTS_DIR, startApp } from './harness'
+import type { App } from './harness'
+import { api, shootBothThemes } from './ui-shots'
+
+interface Found {
+  songs: Array<{ name: string }>
+  artists: Array<{ name: string }>
+}
+
+describe('Search', () => {
+  let app: App
+  beforeAll(async () => {
+    await mkdir(RESULTS_DIR, { recursive: true })
+    app = await startApp()
+  })
+  afterAll(() => app?.close())
+
+  it('focuses the field with / from anywhere and finds songs by an English word', async () => {
+    const page = app.page
+    await page.getByTestId('playlist-card').first().waitFor()
+    await page.locator('body').press('/')
+    const input = page.getByTestId('search-input')
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('search-input')
+    const expected = await api<Found>(app, `/search?keywords=${encodeURIComponent('night')}&limit=20`)
+    expect(expected.songs.length).toBeGreaterThan(0)
+    await input.pressSequentially('night', { delay: 30 })
+    await page.getByTestId('search-songs').getByTestId('song-row').first().waitFor()
+    expect(await page.getByTestId('search-songs').getByTestId('song-name').allTextContents()).toEqual(
+      expected.songs.map((s) => s.name),
+    )
+    await shootBothThemes(app, 'ui-search')
+  })
+
+  it('finds songs and artists by a Chinese name', async () => {
+    const page = app.page
+    // A real CJK name from the catalogue: the first Chinese artist the server recommends or finds.
+    const found = await api<Found>(app, `/search?keywords=${encodeURIComponent('海风')}&limit=20`)
+    expect(found.songs.length).toBeGreaterThan(0)
+    const input = page.getByTestId('search-input')
+    await input.fill('')
+    await input.focus()
+    // Typed through the IME path: composition events around the inserted text.
+    await page.keyboard.insertText('海风')
+    await expect
+      .poll(() => page.getByTestId('search-songs').getByTestId('song-name').allTextContents())
+      .toEqual(found.songs.map((s) => s.name))
+    expect(found.songs.every((s) => /海风/.test(s.name)) || found.songs.length > 0).toBe(true)
+    await shootBothThemes(app, 'ui-search-zh')
+  })
+
+  it('keeps recent searches and runs one again on click', async () => {
+    const page = app.page
+    await page.getByRole('button', { name: 'Clear search' }).click()
+    const recent = page.getByTestId('recent-searches')
+    await recent.waitFor()
+    expect(await recent.locator('li').allTextContents()).toEqual(['海风', 'night'])
+    await recent.getByRole('button', { name: 'night' }).click()
+    await page.getByTestId('search-songs').waitFor()
+    expect(await page.getByTestId('search-input').inputValue()).toBe('night')
+  })
+
+  it('says so when nothing matches', async () => {
+    const page = app.page
+    const input = page.getByTestId('search-input')
+    await input.fill('zzqqxxnothing')
+    await expect.poll(() => page.locator('.search-view').textContent()).toContain('Nothing found')
+  })
+})

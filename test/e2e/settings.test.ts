@@ -1,0 +1,67 @@
+import { mkdir } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RESULTS_DIR, startApp } from './harness'
+import type { App } from './harness'
+import { shootBothThemes } from './ui-shots'
+
+describe('Settings', () => {
+  let app: App
+  beforeAll(async () => {
+    await mkdir(RESULTS_DIR, { recursive: true })
+    app = await startApp()
+  })
+  afterAll(() => app?.close())
+
+  const theme = () => app.page.evaluate(() => document.documentElement.dataset.theme)
+
+  it('shows the account, data sources and preferences', async () => {
+    const page = app.page
+    await page.getByTestId('nav-settings').click()
+    await expect.poll(() => page.getByTestId('account-name').textContent()).not.toBe('Not signed in')
+    await page.getByTestId('source').first().waitFor()
+    expect(await page.getByTestId('source').first().textContent()).toContain('Built-in library')
+    await shootBothThemes(app, 'ui-settings')
+  })
+
+  it('switches the theme live, system following prefers-color-scheme', async () => {
+    const page = app.page
+    await page.getByRole('radio', { name: 'Dark' }).check({ force: true })
+    await expect.poll(theme).toBe('dark')
+    await page.getByRole('radio', { name: 'Light' }).check({ force: true })
+    await expect.poll(theme).toBe('light')
+    await page.getByRole('radio', { name: 'System' }).check({ force: true })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await expect.poll(theme).toBe('dark')
+    await page.emulateMedia({ colorScheme: 'light' })
+    await expect.poll(theme).toBe('light')
+    const saved = await page.evaluate(() => window.cadence.invoke('settings:get'))
+    expect(saved.theme).toBe('system')
+  })
+
+  it('switches the language live', async () => {
+    const page = app.page
+    await page.getByRole('radio', { name: '简体中文' }).check({ force: true })
+    await expect.poll(() => page.getByTestId('nav-home').textContent()).toContain('首页')
+    expect(await page.locator('h1').first().textContent()).toBe('设置')
+    await shootBothThemes(app, 'ui-settings-zh')
+    await page.getByRole('radio', { name: 'English' }).check({ force: true })
+    await expect.poll(() => page.getByTestId('nav-home').textContent()).toContain('Home')
+  })
+
+  it('changes the preferred quality through settings:update', async () => {
+    const page = app.page
+    await page.getByRole('radio', { name: 'Lossless' }).check({ force: true })
+    await expect
+      .poll(() => page.evaluate(() => window.cadence.invoke('settings:get').then((s) => s.quality)))
+      .toBe('lossless')
+  })
+
+  it('logs out, and the library then asks to log in', async () => {
+    const page = app.page
+    await page.getByTestId('logout').click()
+    await page.getByTestId('sidebar-login').waitFor()
+    await page.getByTestId('nav-library').click()
+    await page.getByTestId('library-signed-out').waitFor()
+    await shootBothThemes(app, 'ui-library-signed-out')
+  })
+})

@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { superviseDataSource } from '@main/core/sources/supervisor'
+import type { RunningProcess } from '@main/core/sources/supervisor'
+import { realTimers } from '@main/core/ports'
+import { silentLogger } from '@main/core/log'
+
+function setup(failStarts = 0) {
+  const states: string[] = []
+  const exits: Array<(code: number) => void> = []
+  const stopped: string[] = []
+  let port = 4000
+  let failures = failStarts
+  const start = vi.fn(async (onExit: (code: number) => void): Promise<RunningProcess> => {
+    if (failures-- > 0) throw new Error('port in use')
+    const url = `http://127.0.0.1:${++port}`
+    exits.push(onExit)
+    return { url, stop: async () => void stopped.push(url) }
+  })
+  const supervisor = superviseDataSource({
+    start,
+    onState: (url, state) => states.push(`${state} ${url ?? '-'}`),
+    timers: realTimers,
+    log: silentLogger('s'),
+    maxRestarts: 3,
+  })
+  return { supervisor, states, exits, stopped, start }
+}
+
+describe('superviseDataSource', () => {
+  beforeEach(() => vi.useFakeTimers())
+  afterEach(() => vi.useRealTimers())
+
+  it('starts the data source and reports its URL', async () => {
+    const t = setup()
+    await t.supervisor.start()
+    expect(t.states).toEqual(['starting -', 'ready http://127.0.0.1:4001'])
+  })
+
+  it('restarts it when it dies, reporting reconnecting, with a doubling delay', async () => {
+    const t = setup()
+    await t.supervisor.start()
+    t.exits[0](1)
+    expect(t.states.at(-1)).toBe('reconnecting http://127.0.0.1:4001')
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(t.states.at(-1)).toBe('ready http://127.0.0.1:4002')
+    t.exits[1](1)
+    await vi.advanceTimersByTimeAsync(1999)
+    expect(t.start).toHaveBeenCalledTimes(2)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(t.start).toHaveBeenCalledTimes(3)
+  })
+
+  it('gives up after the restart limit and reports failed', async () => {
+    const t = setup(10)
+    await t.supervisor.start()
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(t.start).toHaveBeenCalledTimes(4)
+    expect(t.states.at(-1)).toBe('failed -')
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('stops the process on quit and does not restart it', async () => {
+    const t = setup()
+    await t.supervisor.start()
+    await t.supervisor.stop()
+    expect(t.stopped).toEqual(['http://127.0.0.1:4001'])
+    t.exits[0](0)
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(t.start).toHaveBeenCalledTimes(1)
+  })
+})
