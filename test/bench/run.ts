@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import { benchApp } from './app'
+import { benchLoad } from './load'
 import { benchLyrics } from './lyrics'
 import { printTable } from './stats'
 import type { Figure } from './stats'
@@ -16,6 +17,7 @@ const ROOT = resolve(import.meta.dirname, '../..')
 const suites: Array<[string, () => Promise<Figure[]>]> = [
   ['app', benchApp],
   ['lyrics', benchLyrics],
+  ['load', benchLoad],
 ]
 
 const figures: Figure[] = []
