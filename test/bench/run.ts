@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path'
 import { benchApp } from './app'
 import { benchLoad } from './load'
 import { benchLyrics } from './lyrics'
+import { benchServer } from './server'
+import { benchUi } from './ui'
 import { printTable } from './stats'
 import type { Figure } from './stats'
 
@@ -15,9 +17,11 @@ import type { Figure } from './stats'
 const ROOT = resolve(import.meta.dirname, '../..')
 
 const suites: Array<[string, () => Promise<Figure[]>]> = [
-  ['app', benchApp],
-  ['lyrics', benchLyrics],
+  ['server', benchServer],
   ['load', benchLoad],
+  ['app', benchApp],
+  ['ui', benchUi],
+  ['lyrics', benchLyrics],
 ]
 
 const figures: Figure[] = []
