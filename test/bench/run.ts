@@ -2,7 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import { benchApp } from './app'
+import { benchLoad } from './load'
 import { benchLyrics } from './lyrics'
+import { benchServer } from './server'
+import { benchUi } from './ui'
 import { printTable } from './stats'
 import type { Figure } from './stats'
 
@@ -14,7 +17,10 @@ import type { Figure } from './stats'
 const ROOT = resolve(import.meta.dirname, '../..')
 
 const suites: Array<[string, () => Promise<Figure[]>]> = [
+  ['server', benchServer],
+  ['load', benchLoad],
   ['app', benchApp],
+  ['ui', benchUi],
   ['lyrics', benchLyrics],
 ]
 

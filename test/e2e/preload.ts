@@ -24,7 +24,8 @@ Object.defineProperty(window, '__cadenceEmit', {
 })
 
 const bridge = createBridge({
-  invoke: (channel, args) => invoke(channel, args),
+  invoke: async (channel, args) =>
+    JSON.parse((await invoke(channel, args === undefined ? undefined : JSON.stringify(args))) as string),
   subscribe: (event: EventName, listener) => {
     const set = listeners.get(event) ?? new Set()
     listeners.set(event, set)

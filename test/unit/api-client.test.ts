@@ -315,3 +315,38 @@ describe('createApiClient', () => {
     })
   })
 })
+
+describe('createApiClient reads during a like', () => {
+  it('waits for a like in flight, so the liked playlist read after it includes the song', async () => {
+    const liked = new Set<string>()
+    const server = await startFixtureServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x')
+      if (url.pathname === '/song/like') {
+        // A slow write: the read below is sent while it is still in flight.
+        setTimeout(() => {
+          liked.add(url.searchParams.get('id')!)
+          json(res, ok({ id: Number(url.searchParams.get('id')), like: true, playlist: 9 }))
+        }, 150)
+        return
+      }
+      json(
+        res,
+        ok({
+          id: 9,
+          name: 'Liked songs',
+          songs: [...liked].map((id) => ({ id: Number(id), name: `s${id}` })),
+        }),
+      )
+    })
+    try {
+      const api = createApiClient({ baseUrl: server.url, getCredential: () => 'c' })
+      await api.playlistDetail(9) // cached before the like
+      const like = api.likeSong(5, true)
+      const detail = await api.playlistDetail(9)
+      await like
+      expect(detail.songs?.map((s) => s.id)).toEqual([5])
+    } finally {
+      await server.close()
+    }
+  })
+})

@@ -139,8 +139,12 @@ export function createApiClient(options: ApiClientOptions) {
     signal?: AbortSignal
   }
 
+  /** Writes in flight (likes). A read issued meanwhile waits for them, so it never shows the state before. */
+  const writes = new Set<Promise<unknown>>()
+
   async function request<T extends z.ZodType>(call: Call<T>): Promise<z.output<T>> {
     const method = call.method ?? 'GET'
+    if (method === 'GET' && writes.size > 0) await Promise.allSettled([...writes])
     const url = new URL(baseUrl + call.path)
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value))
@@ -328,16 +332,19 @@ export function createApiClient(options: ApiClientOptions) {
     /** Never cached: its media URL expires. */
     songDetail: (id: Id, uid: Id | undefined, br?: number, o: RequestOptions = {}) =>
       request({ path: '/song/detail', query: { id, uid, br }, schema: songSchema, ...o }),
-    likeSong: async (id: Id, like = true, o: RequestOptions = {}) => {
-      const result = await request({
+    likeSong: (id: Id, like = true, o: RequestOptions = {}) => {
+      const write = request({
         method: 'PUT',
         path: '/song/like',
         query: { id, like },
         schema: likeResultSchema,
         ...o,
+      }).finally(() => {
+        cache.clear()
+        writes.delete(write)
       })
-      cache.clear()
-      return result
+      writes.add(write)
+      return write
     },
 
     recommendArtists: (limit?: number, o: RequestOptions = {}) =>

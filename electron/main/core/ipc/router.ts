@@ -46,7 +46,19 @@ export function createIpcRouter(handlers: Handlers, options: IpcRouterOptions): 
           new CadenceError({ kind: 'forbidden', channel, message: 'This window may not call the app' }),
         )
       }
-      const parsed = invokeChannels[name].args.safeParse(rawArgs)
+      // A live object (a throwing getter, a proxy) can make parsing itself throw: that is a bad argument too.
+      let parsed: ReturnType<(typeof invokeChannels)[InvokeChannel]['args']['safeParse']>
+      try {
+        parsed = invokeChannels[name].args.safeParse(rawArgs)
+      } catch {
+        return fail(
+          new CadenceError({
+            kind: 'invalid-argument',
+            channel,
+            message: `Invalid arguments for ${channel}`,
+          }),
+        )
+      }
       if (!parsed.success) {
         const issue = parsed.error.issues[0]
         return fail(
