@@ -5,13 +5,17 @@ import { median, printTable, round, summarise } from './stats'
 import type { Figure } from './stats'
 
 /**
- * Renderer figures in Chromium against the reference server: a 10,000-song playlist (the owner's liked
- * songs, after liking 10,000 songs of a 10,000-song demo catalogue) opened from the Library and scrolled
- * to the end, and search from the last keystroke to painted results.
+ * Renderer figures in Chromium against the reference server: a 10,000-song playlist opened from the
+ * Library and scrolled to the end, and search from the last keystroke to painted results.
+ *
+ * The playlist is the demo's "The Big Archive" (the owner's 10,000-song playlist); with `--liked` it is
+ * the owner's liked songs after liking all 10,000 songs of the demo catalogue (slow to set up).
  */
 
 const SONGS = 10_000
 const RUNS = 5
+const SCROLLS = 3
+const BIG_PLAYLIST = 'The Big Archive'
 
 async function likeEverything(app: App): Promise<void> {
   const sender = { senderUrl: `${app.appUrl}/index.html` }
@@ -23,37 +27,96 @@ async function likeEverything(app: App): Promise<void> {
   }
 }
 
-/** Clicks the liked playlist in the Library and waits for the first rows to be painted. */
-async function openLiked(app: App): Promise<{ ms: number; rows: number; total: number }> {
-  await app.page.getByTestId('nav-library').click()
-  const card = app.page.locator('[data-testid="playlist-card"][data-liked]').first()
-  await card.waitFor()
-  return app.page.evaluate(async () => {
-    const card = document.querySelector<HTMLElement>('[data-testid="playlist-card"][data-liked]')!
+/**
+ * Times the core's side of every call the renderer makes (data source + validation, in this process),
+ * and counts the calls in flight, so a figure can be split into core time and bridge + render time.
+ */
+function watchCore(app: App) {
+  const router = app.core.router
+  const invoke = router.invoke.bind(router)
+  const times = new Map<string, number[]>()
+  let inFlight = 0
+  router.invoke = (async (channel: string, args: unknown, sender: { senderUrl: string }) => {
     const t0 = performance.now()
-    card.click()
-    await new Promise<void>((resolve) => {
-      const check = () =>
-        document.querySelector('.playlist-view [data-testid="song-row"]')
-          ? requestAnimationFrame(() => resolve())
-          : requestAnimationFrame(check)
-      check()
-    })
-    return {
-      ms: performance.now() - t0,
-      rows: document.querySelectorAll('[data-testid="song-row"]').length,
-      total: Number(document.querySelector('[role="grid"]')?.getAttribute('aria-rowcount') ?? 0),
+    inFlight++
+    try {
+      return await invoke(channel, args, sender)
+    } finally {
+      inFlight--
+      times.set(channel, [...(times.get(channel) ?? []), performance.now() - t0])
     }
-  })
+  }) as typeof router.invoke
+  return {
+    /** The durations of `channel` calls since the last take. */
+    take(channel: string): number[] {
+      const list = times.get(channel) ?? []
+      times.delete(channel)
+      return list
+    },
+    /** Waits until no call is in flight and the page has painted a run of short frames. */
+    async settle(): Promise<void> {
+      while (inFlight > 0) await new Promise((r) => setTimeout(r, 20))
+      await app.page.evaluate(async () => {
+        let quiet = 0
+        let last = performance.now()
+        const deadline = last + 10_000
+        while (quiet < 10 && performance.now() < deadline) {
+          await new Promise((r) => requestAnimationFrame(r))
+          const now = performance.now()
+          quiet = now - last < 40 ? quiet + 1 : 0
+          last = now
+        }
+      })
+    },
+  }
 }
 
-/** Scrolls the main area to the end, ~1,500 px a frame, and reports the longest frame and row count. */
-async function scrollToEnd(
-  app: App,
-): Promise<{ longest: number; top: number[]; over50: number; frames: number; maxRows: number }> {
+/** Clicks the playlist's card in the Library and waits for the first rows to be painted. */
+async function openPlaylist(app: App, liked: boolean): Promise<{ ms: number; rows: number; total: number }> {
+  await app.page.getByTestId('nav-library').click()
+  const card = liked
+    ? app.page.locator('[data-testid="playlist-card"][data-liked]').first()
+    : app.page.getByTestId('playlist-card').filter({ hasText: BIG_PLAYLIST }).first()
+  await card.waitFor()
+  return app.page.evaluate(
+    async ([liked, name]) => {
+      const card = [...document.querySelectorAll<HTMLElement>('[data-testid="playlist-card"]')].find((c) =>
+        liked ? c.hasAttribute('data-liked') : c.textContent?.includes(name),
+      )!
+      const t0 = performance.now()
+      card.click()
+      await new Promise<void>((resolve) => {
+        const check = () =>
+          document.querySelector('.playlist-view [data-testid="song-row"]')
+            ? requestAnimationFrame(() => resolve())
+            : requestAnimationFrame(check)
+        check()
+      })
+      return {
+        ms: performance.now() - t0,
+        rows: document.querySelectorAll('[data-testid="song-row"]').length,
+        total: Number(document.querySelector('[role="grid"]')?.getAttribute('aria-rowcount') ?? 0),
+      }
+    },
+    [liked, BIG_PLAYLIST] as const,
+  )
+}
+
+interface Scroll {
+  longest: number
+  top: number[]
+  over50: number
+  frames: number
+  median: number
+  maxRows: number
+}
+
+/** Scrolls the main area to the end, ~1,500 px a frame, and reports the frame times and row count. */
+async function scrollToEnd(app: App): Promise<Scroll> {
   return app.page.evaluate(async () => {
     const main = document.querySelector<HTMLElement>('.app-main')!
     main.scrollTop = 0
+    await new Promise((r) => requestAnimationFrame(r))
     await new Promise((r) => requestAnimationFrame(r))
     const deltas: number[] = []
     let maxRows = 0
@@ -72,9 +135,35 @@ async function scrollToEnd(
       top: sorted.slice(0, 5),
       over50: deltas.filter((d) => d > 50).length,
       frames: deltas.length,
+      median: sorted[sorted.length >> 1],
       maxRows,
     }
   })
+}
+
+/**
+ * One more scroll to the end under a Chromium trace: the main thread's CPU time per task, which a
+ * loaded machine does not inflate (a frame's wall time also counts the time the thread waited for a
+ * core). Tracing slows the page a little, so its wall times are not reported.
+ */
+async function scrollCpu(app: App): Promise<{ longest: number; over50: number; tasks: number }> {
+  const cdp = await app.page.context().newCDPSession(app.page)
+  const tasks: number[] = []
+  cdp.on('Tracing.dataCollected', ({ value }) => {
+    for (const e of value as unknown as { name: string; ph: string; tdur?: number }[])
+      if (e.ph === 'X' && e.name === 'RunTask' && e.tdur !== undefined) tasks.push(e.tdur / 1000)
+  })
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve))
+  await cdp.send('Tracing.start', {
+    categories: 'toplevel,disabled-by-default-devtools.timeline',
+    transferMode: 'ReportEvents',
+  })
+  await scrollToEnd(app)
+  await cdp.send('Tracing.end')
+  await complete
+  await cdp.detach()
+  if (!tasks.length) throw new Error('the trace has no RunTask events')
+  return { longest: Math.max(...tasks), over50: tasks.filter((ms) => ms > 50).length, tasks: tasks.length }
 }
 
 /** Enter in the search field (the last keystroke) until the result sections are painted. */
@@ -106,42 +195,85 @@ async function serverSearch(app: App, words: string): Promise<number> {
   return performance.now() - t0
 }
 
-export async function benchUi(): Promise<Figure[]> {
+export async function benchUi(options: { liked?: boolean } = {}): Promise<Figure[]> {
+  const liked = options.liked ?? false
   const figures: Figure[] = []
   const app = await startApp({ demo: SONGS })
   try {
     await app.page.getByTestId('sidebar-account').waitFor({ timeout: 60_000 })
     // tsx (esbuild keepNames) wraps named functions in the evaluated code with `__name`.
     await app.page.evaluate('window.__name = (f) => f')
-    await likeEverything(app)
+    if (liked) await likeEverything(app)
+    const core = watchCore(app)
+    const which = liked ? 'liked songs' : BIG_PLAYLIST
 
+    // The first open fetches and validates the playlist (nothing cached yet) and sends it across the
+    // test bridge (Playwright bindings, far slower than Electron's IPC for 3.7 MB): reported apart.
+    const cold = await openPlaylist(app, liked)
+    const coldCore = core.take('catalog:playlist').reduce((a, b) => a + b, 0)
+    await core.settle()
+    figures.push({
+      figure: `first open, nothing cached (${cold.total}-song ${which})`,
+      value: round(cold.ms),
+      unit: 'ms',
+      note: `core (data source + validation) ${Math.round(coldCore)} ms; the rest, ${Math.round(cold.ms - coldCore)} ms, is the test bridge carrying the playlist and the render`,
+    })
+
+    // Later opens render the playlist the store holds at once (and refresh it behind): render time.
     const opens: number[] = []
-    let rows = 0
-    let total = 0
+    let rows = cold.rows
     for (let run = 0; run < RUNS; run++) {
-      const result = await openLiked(app)
+      const result = await openPlaylist(app, liked)
       opens.push(result.ms)
       rows = Math.max(rows, result.rows)
-      total = result.total
+      await core.settle()
     }
     figures.push({
-      ...summarise(`click to first rows painted (${total}-song playlist)`, opens, 'ms', '< 200'),
-      note: 'includes fetching the playlist across the test bridge (JSON over CDP)',
+      ...summarise(`click to first rows painted (${cold.total}-song ${which})`, opens, 'ms', '< 200'),
+      note: 'the playlist as the store holds it, refreshed behind (not waited for)',
     })
-    const scroll = await scrollToEnd(app)
+
+    const scrolls: Scroll[] = []
+    for (let run = 0; run < SCROLLS; run++) scrolls.push(await scrollToEnd(app))
     figures.push({
       figure: 'song row elements in the DOM',
-      value: Math.max(rows, scroll.maxRows),
+      value: Math.max(rows, ...scrolls.map((s) => s.maxRows)),
       unit: 'rows',
       target: '<= 100',
     })
     figures.push({
-      figure: `scroll to the end: longest frame (${scroll.frames} frames)`,
-      value: round(scroll.longest),
+      ...summarise(
+        `scroll to the end: longest frame (${scrolls[0].frames} frames, ${SCROLLS} runs)`,
+        scrolls.map((s) => s.longest),
+        'ms',
+        '<= 50',
+      ),
+      note: scrolls
+        .map((s) => `longest five ${s.top.map((d) => Math.round(d)).join(', ')} ms, ${s.over50} over 50 ms`)
+        .join('; '),
+    })
+    figures.push(
+      summarise(
+        'scroll to the end: frames over 50 ms',
+        scrolls.map((s) => s.over50),
+        'frames',
+      ),
+    )
+    const cpu = await scrollCpu(app)
+    figures.push({
+      figure: 'scroll to the end: longest main-thread task, CPU time',
+      value: round(cpu.longest),
       unit: 'ms',
       target: '<= 50',
-      note: `longest five ${scroll.top.map((d) => Math.round(d)).join(', ')} ms; ${scroll.over50} frames over 50 ms`,
+      note: `${cpu.over50} of ${cpu.tasks} tasks over 50 ms of CPU time (a traced fourth run)`,
     })
+    figures.push(
+      summarise(
+        'scroll to the end: median frame',
+        scrolls.map((s) => s.median),
+        'ms',
+      ),
+    )
 
     await app.page.getByTestId('nav-search').click()
     await app.page.getByTestId('search-input').waitFor()
@@ -169,7 +301,7 @@ export async function benchUi(): Promise<Figure[]> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const figures = await benchUi()
+  const figures = await benchUi({ liked: process.argv.includes('--liked') })
   printTable(figures)
   for (const f of figures) if (f.note) console.log(`${f.figure}: ${f.note}`)
 }

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { flushPromises, mount } from '@vue/test-utils'
 import { CadenceError } from '@shared/errors'
-import SongRow from '@renderer/components/song/SongRow.vue'
+import SongList from '@renderer/components/song/SongList.vue'
 import NotificationToasts from '@renderer/components/notifications/NotificationToasts.vue'
 import { usePlayerStore } from '@renderer/stores/player'
 import type { Song } from '@shared/api/models'
@@ -13,17 +13,19 @@ vi.mock('@renderer/services/cadence', () => ({
   on: () => () => {},
 }))
 
-function mountRow(s: Song, songs: Song[] = [s], index = 0) {
+/** Rows live in a list, which handles their clicks and keys: mount one the way the app shows it. */
+function mountRow(s: Song, songs: Song[] = [s]) {
   const p = plugins()
   const wrapper = mount(
     {
-      components: { SongRow, NotificationToasts },
-      setup: () => ({ s, songs, index }),
-      template: '<div><SongRow :song="s" :songs="songs" :index="index" active /><NotificationToasts /></div>',
+      components: { SongList, NotificationToasts },
+      setup: () => ({ songs }),
+      template: '<div><SongList :songs="songs" label="list" /><NotificationToasts /></div>',
     },
     { global: { plugins: [p.pinia, p.i18n, p.router] }, attachTo: document.body },
   )
-  return { wrapper, player: usePlayerStore(p.pinia) }
+  const row = wrapper.findAll('[data-testid="song-row"]').find((r) => r.text().includes(s.name))!
+  return { wrapper, row, player: usePlayerStore(p.pinia), router: p.router }
 }
 
 describe('SongRow', () => {
@@ -43,20 +45,31 @@ describe('SongRow', () => {
     expect(wrapper.text()).toContain('1:01')
   })
 
+  it('follows an artist link inside the app', async () => {
+    const { row, router } = mountRow(song(1, { artists: [{ id: 7, name: '周思远' }] }))
+    await row.get('a').trigger('click', { button: 0 })
+    await flushPromises()
+    expect(router.currentRoute.value.fullPath).toBe('/artist/7')
+  })
+
   it('plays the list from this row on double-click and on Enter', async () => {
     const list = [song(1), song(2), song(3)]
-    const { wrapper, player } = mountRow(list[1], list, 1)
-    await wrapper.get('[data-testid="song-row"]').trigger('dblclick')
+    const { row, player } = mountRow(list[1], list)
+    await row.trigger('dblclick')
     expect(player.playSongs).toHaveBeenCalledWith(list, 1)
-    await wrapper.get('[data-testid="song-row"]').trigger('keydown', { key: 'Enter' })
+    await row.trigger('keydown', { key: 'Enter' })
+    expect(player.playSongs).toHaveBeenCalledTimes(2)
+    expect(player.playSongs).toHaveBeenLastCalledWith(list, 1)
+    // The heart, the ⋯ button and artist links are not "play this".
+    await row.get('[data-testid="like-button"]').trigger('dblclick')
+    await row.get('a').trigger('dblclick')
     expect(player.playSongs).toHaveBeenCalledTimes(2)
   })
 
   it('dims an unplayable song and gives its reason on hover', () => {
-    const { wrapper } = mountRow(
+    const { row } = mountRow(
       song(1, { privilege: { playable: false, reason: 'Region locked', bitrates: [] } }),
     )
-    const row = wrapper.get('[data-testid="song-row"]')
     expect(row.classes()).toContain('unplayable')
     expect(row.attributes('title')).toBe('Region locked')
     expect(row.attributes('aria-disabled')).toBe('true')
@@ -89,14 +102,9 @@ describe('SongRow', () => {
   })
 
   it('opens its menu from the keyboard and closes it with Escape', async () => {
-    const p = plugins()
-    const { default: SongList } = await import('@renderer/components/song/SongList.vue')
-    const wrapper = mount(SongList, {
-      props: { songs: [song(1), song(2)], label: 'list' },
-      global: { plugins: [p.pinia, p.i18n, p.router] },
-      attachTo: document.body,
-    })
-    await wrapper.findAll('[data-testid="song-row"]')[1].trigger('keydown', { key: 'ContextMenu' })
+    const list = [song(1), song(2)]
+    const { wrapper, row } = mountRow(list[1], list)
+    await row.trigger('keydown', { key: 'ContextMenu' })
     const menu = document.querySelector('[data-testid="context-menu"]')!
     expect([...menu.querySelectorAll('button')].map((b) => b.textContent?.trim())).toEqual([
       'Play next',
@@ -107,6 +115,27 @@ describe('SongRow', () => {
     menu.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }))
     await flushPromises()
     expect(document.querySelector('[data-testid="context-menu"]')).toBeNull()
+    wrapper.unmount()
+  })
+
+  it('opens its menu from Shift+F10, a right-click and the ⋯ button', async () => {
+    const list = [song(1), song(2)]
+    const { wrapper, row } = mountRow(list[0], list)
+    const menuTitle = () => document.querySelector('[data-testid="context-menu"]')?.getAttribute('aria-label')
+    const close = async () => {
+      document
+        .querySelector('[data-testid="context-menu"]')!
+        .dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }))
+      await flushPromises()
+    }
+    await row.trigger('keydown', { key: 'F10', shiftKey: true })
+    expect(menuTitle()).toContain('Song 1')
+    await close()
+    await row.trigger('contextmenu', { clientX: 10, clientY: 10 })
+    expect(menuTitle()).toContain('Song 1')
+    await close()
+    await row.get('[data-testid="song-more"]').trigger('click')
+    expect(menuTitle()).toContain('Song 1')
     wrapper.unmount()
   })
 })

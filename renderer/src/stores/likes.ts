@@ -5,6 +5,14 @@ import { invoke } from '@renderer/services/cadence'
 import { toCadenceError } from './async'
 
 /**
+ * Whether `song` is liked, given the user's toggles (`overrides`, keyed by id as a string). A plain
+ * function, not a store action, so a long list can ask it for every row it renders at little cost.
+ */
+export function isSongLiked(overrides: ReadonlyMap<string, boolean>, song: Song): boolean {
+  return overrides.get(String(song.id)) ?? song.meta?.isFavorite ?? false
+}
+
+/**
  * Liked songs as the user sees them: what the data source said (`meta.isFavorite`), overridden by the
  * user's toggles. A toggle shows at once and is rolled back if the data source refuses it.
  */
@@ -17,9 +25,7 @@ export const useLikesStore = defineStore('likes', () => {
   const revision = ref(0)
 
   const key = (id: Id) => String(id)
-  function isLiked(song: Song): boolean {
-    return overrides.get(key(song.id)) ?? song.meta?.isFavorite ?? false
-  }
+  const isLiked = (song: Song) => isSongLiked(overrides, song)
 
   /** Resolves to the new state; throws (after rolling back) when refused. */
   async function setLiked(song: Song, like: boolean): Promise<boolean> {
