@@ -171,6 +171,9 @@ describe('NowPlayingBar', () => {
     expect(player.current?.id).toBe(3)
     await wrapper.get('[data-testid="queue-clear"]').trigger('click')
     expect(wrapper.text()).toContain('The queue is empty')
+    await wrapper.get('[data-testid="queue-panel"]').trigger('keydown', { key: 'Escape' })
+    expect(wrapper.find('[data-testid="queue-panel"]').exists()).toBe(false)
+    expect(document.activeElement?.getAttribute('data-testid')).toBe('player-queue')
   })
 
   it('reorders the queue by drag and drop', async () => {
