@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { benchApp } from './app'
 import { benchLoad } from './load'
 import { benchLyrics } from './lyrics'
+import { benchPlayback } from './playback'
 import { benchServer } from './server'
 import { benchUi } from './ui'
 import { printTable } from './stats'
@@ -21,6 +22,7 @@ const suites: Array<[string, () => Promise<Figure[]>]> = [
   ['load', benchLoad],
   ['app', benchApp],
   ['ui', benchUi],
+  ['playback', benchPlayback],
   ['lyrics', benchLyrics],
 ]
 
