@@ -146,6 +146,26 @@ describe('createCore', () => {
     expect(t.core.auth.qrRunning()).toBe(false)
   })
 
+  it('joins a QR login already running instead of replacing its code (a login window that mounts late)', async () => {
+    const t = await setup({ builtin: false })
+    const added = (await t.value('sources:add', { url: t.source.url })) as { id: string }
+    await t.value('sources:activate', { id: added.id })
+    await t.value('auth:start-qr')
+    await vi.waitFor(() => expect(t.last('auth:qr')?.phase).toBe('waiting'))
+    const first = t.last('auth:qr')!.qrurl
+    const keyRequests = () => t.source.requests.filter((r) => r.url.startsWith('/connect/qr/key')).length
+    const keys = keyRequests()
+
+    await t.value('auth:start-qr')
+    expect(keyRequests()).toBe(keys)
+    expect(t.last('auth:qr')).toMatchObject({ phase: 'waiting', qrurl: first })
+    expect(t.windows.openLogin).toHaveBeenCalledTimes(2)
+
+    // The phone confirms the code it scanned first: the login goes through.
+    t.source.confirm(new URL(first!).pathname.split('/').pop()!)
+    await vi.waitFor(() => expect(t.last('auth:changed')?.status).toBe('signed-in'), { timeout: 8000 })
+  }, 15_000)
+
   it('stops the QR login when the user closes the login window', async () => {
     const t = await setup({ builtin: false })
     const added = (await t.value('sources:add', { url: t.source.url })) as { id: string }
