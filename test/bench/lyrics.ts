@@ -4,16 +4,10 @@
  */
 // A relative import: tsx runs this file with the root tsconfig, which has no path aliases.
 import { pathToFileURL } from 'node:url'
+import type { Figure } from './stats'
 import { buildLyrics, findLineIndex, parseLrc } from '../../shared/lyrics'
 
-export type BenchFigure = {
-  figure: string
-  value: number
-  target?: string
-  unit: string
-  min?: number
-  max?: number
-}
+export type BenchFigure = Figure
 
 const LINES = 10_000
 const RUNS = 30

@@ -7,20 +7,14 @@
  * Run alone: npx tsx test/bench/server.ts
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import type { Figure } from './stats'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export interface Figure {
-  figure: string
-  value: number
-  target?: string
-  unit: string
-  min?: number
-  max?: number
-}
+export type { Figure }
 
 interface AutocannonResult {
   requests: { average: number; min: number; max: number; total: number }
