@@ -19,6 +19,8 @@ export default defineConfig({
           index: resolve('electron/main/index.ts'),
           // The built-in data source runs in its own utility process.
           'data-source': resolve('server/utility-entry.ts'),
+          // Demo audio is synthesised off the data source's event loop, in a worker thread.
+          'synth-worker': resolve('server/audio/synth-worker.ts'),
         },
       },
     },

@@ -13,6 +13,34 @@ const noElectron = {
     'Only the glue files (electron/main/index.ts, electron/main/glue/, electron/preload/index.ts) import electron.',
 }
 
+/** What crosses to the preload and the renderer loads no zod: the schemas stay in main (shared/ipc/schemas.ts). */
+const noZod = {
+  name: 'zod',
+  allowTypeImports: true,
+  message:
+    'The preload and the zod-free contract modules must not load zod: argument schemas live in shared/ipc/schemas.ts.',
+}
+const ZOD_FREE_SHARED = ['shared/ipc/contract.ts', 'shared/ipc/bridge.ts', 'shared/errors.ts']
+const nodeModules = [
+  { group: ['node:*'], message: 'shared/ must not import Node modules.' },
+  {
+    group: [
+      'fs',
+      'path',
+      'os',
+      'crypto',
+      'http',
+      'https',
+      'url',
+      'child_process',
+      'events',
+      'stream',
+      'buffer',
+    ],
+    message: 'shared/ must not import Node modules.',
+  },
+]
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'data/**'] },
   js.configs.recommended,
@@ -40,7 +68,20 @@ export default tseslint.config(
   },
   {
     files: GLUE,
-    rules: { 'no-restricted-imports': 'off' },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['./core/*', '../core/*', '@main/core/*'],
+              message:
+                'The glue uses the core through its one face: import from electron/main/core (index.ts).',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // shared/ is pure TypeScript used by every process: no electron, no Node, no DOM.
@@ -51,25 +92,7 @@ export default tseslint.config(
         'error',
         {
           paths: [noElectron],
-          patterns: [
-            { group: ['node:*'], message: 'shared/ must not import Node modules.' },
-            {
-              group: [
-                'fs',
-                'path',
-                'os',
-                'crypto',
-                'http',
-                'https',
-                'url',
-                'child_process',
-                'events',
-                'stream',
-                'buffer',
-              ],
-              message: 'shared/ must not import Node modules.',
-            },
-          ],
+          patterns: nodeModules,
         },
       ],
       'no-restricted-globals': [
@@ -88,5 +111,13 @@ export default tseslint.config(
         ].map((name) => ({ name, message: 'shared/ runs in every process: no DOM or Node globals.' })),
       ],
     },
+  },
+  {
+    files: ZOD_FREE_SHARED,
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noZod], patterns: nodeModules }] },
+  },
+  {
+    files: ['electron/preload/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noZod] }] },
   },
 )

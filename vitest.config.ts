@@ -44,6 +44,18 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          name: 'electron',
+          include: ['test/electron/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+          // Each test starts the built app with its own Chromium and data source: one at a time.
+          fileParallelism: false,
+        },
+      },
     ],
   },
 })

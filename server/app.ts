@@ -1,6 +1,7 @@
+import type { Socket } from 'node:net'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
 import formbody from '@fastify/formbody'
-import { ApiError, sendFailure } from './envelope'
+import { ApiError, failure, sendFailure } from './envelope'
 import type { Ctx } from './context'
 import { authRoutes } from './routes/auth'
 import { phoneRoutes } from './routes/phone'
@@ -9,16 +10,76 @@ import { songRoutes } from './routes/song'
 import { artistRoutes } from './routes/artist'
 import { searchRoutes } from './routes/search'
 import { mediaRoutes } from './routes/media'
+import { homeRoutes } from './routes/home'
 
 export const BODY_LIMIT = 64 * 1024
+/** Longest request head (request line + headers) Node's parser accepts; past it, a 431 envelope. */
+export const MAX_HEADER_SIZE = 64 * 1024
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees a request (a header section past the limit, raw
+ * bytes the parser rejects): answered on the socket with the spec's envelope, never Fastify's own body.
+ */
+function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy()
+    return
+  }
+  const [status, text, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          `The request's URL and headers are too large (at most ${MAX_HEADER_SIZE / 1024} KB).`,
+        ]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request took too long to arrive.']
+        : [
+            400,
+            'Bad Request',
+            'The request is malformed: it is not valid HTTP (URLs must be percent-encoded).',
+          ]
+  const body = JSON.stringify(failure(message))
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  )
+}
 
 export async function buildApp(ctx: Ctx, logger: boolean): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     bodyLimit: BODY_LIMIT,
     // Large enough that an oversized Token header reaches us and gets a proper envelope.
-    http: { maxHeaderSize: 64 * 1024 },
+    http: { maxHeaderSize: MAX_HEADER_SIZE },
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+    clientErrorHandler,
+    // Errors Fastify raises while routing (a broken percent escape in the path): the envelope, 400.
+    frameworkErrors: (error, _req, reply) => {
+      void sendFailure(
+        reply,
+        400,
+        error.code === 'FST_ERR_BAD_URL'
+          ? 'The request URL is malformed: a percent escape in the path is broken.'
+          : `Bad request: ${error.message}`,
+      )
+    },
+  })
+
+  // Only names this server answers to (DNS rebinding), then nosniff on every answer.
+  app.addHook('onRequest', async (req, reply) => {
+    if (!ctx.allowedHost(req.headers.host)) {
+      const name = String(req.headers.host ?? '').slice(0, 100)
+      return sendFailure(
+        reply,
+        403,
+        `This data source does not answer to the name "${name}". If that is this server's name, start it with --public-name ${name.split(':')[0] || 'NAME'}.`,
+      )
+    }
+  })
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff')
+    return payload
   })
   await app.register(formbody, { bodyLimit: BODY_LIMIT })
 
@@ -38,7 +99,7 @@ export async function buildApp(ctx: Ctx, logger: boolean): Promise<FastifyInstan
       if (err instanceof SyntaxError) return sendFailure(reply, 400, 'The request body is not valid JSON.')
       return sendFailure(reply, status, `Bad request: ${err.message}`)
     }
-    ctx.log(`error on ${req.method} ${req.url}: ${err.stack ?? err.message}`)
+    ctx.warn(`500 [${req.id}] ${req.method} ${req.url.slice(0, 200)}: ${err.stack ?? err.message}`)
     return sendFailure(reply, 500, 'Internal server error: the request could not be completed. Try again.')
   })
 
@@ -51,6 +112,7 @@ export async function buildApp(ctx: Ctx, logger: boolean): Promise<FastifyInstan
     )
   })
 
+  homeRoutes(app, ctx)
   authRoutes(app, ctx)
   phoneRoutes(app, ctx)
   playlistRoutes(app, ctx)

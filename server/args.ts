@@ -1,8 +1,33 @@
 import type { DataSourceOptions } from './index'
+import { checkPassphrase } from './owner'
 
-/** Parses `--host H --port N --data DIR [--demo N] [--library DIR] [--public-url URL] [--owner NAME] [--log]`. */
-export function parseArgs(argv: readonly string[]): DataSourceOptions & { port: number; host: string } {
-  const opts: DataSourceOptions & { port: number; host: string } = {
+export const USAGE = `Usage: npm run serve -- [options]
+
+The Cadence reference data source: a music data-source API server over SQLite.
+
+Options:
+  --host HOST               address to listen on (default 127.0.0.1; 0.0.0.0 for every device on your network)
+  --port N                  port (default 4000; 0 picks a free one)
+  --data DIR                data directory: database, audio cache, secrets (default ./data)
+  --demo N                  generate a demo catalogue of N songs on first start (default 300, 0 with --library)
+  --library DIR             import a folder of your own music (rescanned on every start)
+  --public-url URL          the address other devices use, for links in answers (http://192.168.1.20:4000)
+  --public-name NAME        another host name this server answers to (repeatable; loopback, this machine's
+                            addresses and names, and --public-url's host are always allowed)
+  --owner NAME              the owner's display name (default "Owner")
+  --owner-passphrase P      the passphrase a phone must give to confirm a sign-in (at least 8 characters);
+                            without it the stored one is kept, and the first start makes one and prints it
+  --audio-cache-mb N        size quota of the synthesised demo-audio cache (default 512); least recently
+                            used files are deleted past it
+  --log                     log every request
+  --help                    print this help
+`
+
+export type ServerArgs = DataSourceOptions & { port: number; host: string; help?: boolean }
+
+/** Parses the command line (see USAGE). */
+export function parseArgs(argv: readonly string[]): ServerArgs {
+  const opts: ServerArgs = {
     dataDir: './data',
     host: '127.0.0.1',
     port: 4000,
@@ -44,8 +69,22 @@ export function parseArgs(argv: readonly string[]): DataSourceOptions & { port: 
       case '--owner':
         opts.ownerName = value()
         break
+      case '--public-name':
+        opts.publicNames = [...(opts.publicNames ?? []), value()]
+        break
+      case '--owner-passphrase':
+        opts.ownerPassphrase = value()
+        checkPassphrase(opts.ownerPassphrase)
+        break
+      case '--audio-cache-mb':
+        opts.audioCacheBytes = int() * 1024 * 1024
+        break
       case '--log':
         opts.logger = true
+        break
+      case '--help':
+      case '-h':
+        opts.help = true
         break
       default:
         throw new Error(`Unknown option ${arg}`)

@@ -1,8 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { DB } from './db/open'
 
 export const QR_KEY_TTL_MS = 5 * 60 * 1000
+/** Pending keys in all; past it, new keys are refused (never someone else's evicted). */
 const MAX_PENDING_KEYS = 10_000
+/** Pending keys per client address; a client's oldest is dropped for its new one. */
+export const MAX_PENDING_KEYS_PER_CLIENT = 10
+/** Live credentials per user; the oldest is revoked when a new one is issued past it. */
+export const MAX_CREDENTIALS_PER_USER = 20
 /** Longest Token header value considered at all; longer ones are rejected without hashing. */
 export const MAX_TOKEN_LENGTH = 512
 
@@ -35,6 +40,12 @@ export class Credentials {
     const now = Date.now()
     this.insert.run(sha256(credential), userId, now, now + this.ttlSeconds * 1000)
     this.db.prepare('DELETE FROM tokens WHERE expires_at <= ?').run(now)
+    this.db
+      .prepare(
+        `DELETE FROM tokens WHERE user_id = ? AND hash NOT IN
+           (SELECT hash FROM tokens WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
+      )
+      .run(userId, userId, MAX_CREDENTIALS_PER_USER)
     return credential
   }
 
@@ -59,28 +70,61 @@ interface QrKey {
   status: QrStatus
   expiresAt: number
   credential: string
+  /** Who asked for it (client address), for the per-client cap. */
+  client: string
+  /** The phone page's form token: a POST must carry the one its page was served with. */
+  formToken: string
 }
+
+/** Too many keys pending: the caller answers 429. */
+export class TooManyKeys extends Error {}
 
 /** QR login keys live in memory only: they last five minutes, and a restart simply expires them. */
 export class QrKeys {
   private readonly keys = new Map<string, QrKey>()
 
-  create(): string {
+  create(client = ''): string {
     this.sweep()
-    while (this.keys.size >= MAX_PENDING_KEYS) {
-      const oldest = this.keys.keys().next().value as string
-      this.keys.delete(oldest)
-    }
+    const mine = [...this.keys].filter(([, k]) => k.client === client)
+    for (let i = 0; i <= mine.length - MAX_PENDING_KEYS_PER_CLIENT; i++) this.keys.delete(mine[i][0])
+    if (this.keys.size >= MAX_PENDING_KEYS) throw new TooManyKeys()
     const unikey = randomBytes(16).toString('base64url')
-    this.keys.set(unikey, { status: 0, expiresAt: Date.now() + QR_KEY_TTL_MS, credential: '' })
+    this.keys.set(unikey, {
+      status: 0,
+      expiresAt: Date.now() + QR_KEY_TTL_MS,
+      credential: '',
+      client,
+      formToken: '',
+    })
     return unikey
   }
 
-  /** Current state; unknown or expired keys report -1. */
+  /**
+   * Current state; unknown or expired keys report -1. The credential is in exactly one answer: the first
+   * check after the confirmation hands it over and forgets the key.
+   */
   get(unikey: string): { status: QrStatus; cookie: string } {
     const key = this.live(unikey)
     if (!key) return { status: -1, cookie: '' }
-    return { status: key.status, cookie: key.status === 2 ? key.credential : '' }
+    if (key.status !== 2) return { status: key.status, cookie: '' }
+    this.keys.delete(unikey)
+    return { status: 2, cookie: key.credential }
+  }
+
+  /** A fresh form token for the phone page of a pending key (undefined when the key is not pending). */
+  newFormToken(unikey: string): string | undefined {
+    const key = this.live(unikey)
+    if (!key || (key.status !== 0 && key.status !== 1)) return undefined
+    key.formToken = randomBytes(24).toString('base64url')
+    return key.formToken
+  }
+
+  formTokenMatches(unikey: string, token: unknown): boolean {
+    const key = this.live(unikey)
+    if (!key || !key.formToken || typeof token !== 'string') return false
+    const a = Buffer.from(key.formToken)
+    const b = Buffer.from(token)
+    return a.length === b.length && timingSafeEqual(a, b)
   }
 
   exists(unikey: string): boolean {

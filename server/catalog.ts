@@ -1,9 +1,15 @@
-import type { Statement } from 'better-sqlite3'
-import type { DB } from './db/open'
+import type { DB, Statement } from './db/open'
+import { transaction } from './db/open'
 import { likedPlaylistId } from './db/users'
 import { ftsTable, shortTable, type SearchKind } from './db/search-index'
 import { ApiError, loginRequired, notFound } from './envelope'
 import type { UserRow } from './auth'
+
+/** The statement answers rows as arrays of column values, in column order. */
+function arrays(statement: Statement): Statement {
+  statement.setReturnArrays(true)
+  return statement
+}
 
 export interface UserJson {
   id: number
@@ -108,12 +114,12 @@ export class Catalog {
            s.lyric_normal, s.lyric_translation, s.lyric_transliteration, s.lyric_wordforword
          FROM songs s LEFT JOIN playlists al ON al.id = s.album_id WHERE s.id = ?`,
       ),
-      songArtists: db
-        .prepare(
+      songArtists: arrays(
+        db.prepare(
           'SELECT a.id, a.name FROM song_artists sa JOIN artists a ON a.id = sa.artist_id WHERE sa.song_id = ? ORDER BY sa.position',
-        )
-        .raw(),
-      songBitrates: db.prepare('SELECT bitrate FROM song_files WHERE song_id = ? ORDER BY bitrate').pluck(),
+        ),
+      ),
+      songBitrates: db.prepare('SELECT bitrate FROM song_files WHERE song_id = ? ORDER BY bitrate'),
       playlist: db.prepare(`SELECT ${PLAYLIST_COLUMNS} FROM ${PLAYLIST_FROM} WHERE p.id = ?`),
       playlistsByIds: db.prepare(
         `SELECT ${PLAYLIST_COLUMNS} FROM ${PLAYLIST_FROM} WHERE p.id IN (SELECT value FROM json_each(?))`,
@@ -136,10 +142,10 @@ export class Catalog {
     }
   }
 
-  private readonly statements = new Map<string, Statement<unknown[]>>()
+  private readonly statements = new Map<string, Statement>()
 
   /** Prepared statements, compiled once per distinct SQL text. */
-  private prep(sql: string): Statement<unknown[]> {
+  private prep(sql: string): Statement {
     let st = this.statements.get(sql)
     if (!st) {
       st = this.db.prepare(sql)
@@ -185,7 +191,7 @@ export class Catalog {
       const one = this.song(base, ids[0])
       return one ? [one.song] : []
     }
-    const rows = this.stmt.songs.all(JSON.stringify(ids)) as SongRow[]
+    const rows = this.stmt.songs.all(JSON.stringify(ids)) as unknown as SongRow[]
     const byId = new Map(rows.map((r) => [r.id, r]))
     const out: SongJson[] = []
     for (const id of ids) {
@@ -200,8 +206,8 @@ export class Catalog {
     const r = this.stmt.songOne.get(id) as
       (Omit<SongRow, 'artists' | 'bitrates'> & Record<`lyric_${string}`, string | null>) | undefined
     if (!r) return undefined
-    const artists = this.stmt.songArtists.all(id) as Array<[number, string]>
-    const bitrates = this.stmt.songBitrates.all(id) as number[]
+    const artists = this.stmt.songArtists.all(id) as unknown as Array<[number, string]>
+    const bitrates = (this.stmt.songBitrates.all(id) as Array<{ bitrate: number }>).map((r) => r.bitrate)
     const song = this.songJson(base, { ...r, artists, bitrates })
     const lyric: Record<string, string> = {}
     if (r.lyric_normal) lyric.normal = r.lyric_normal
@@ -229,7 +235,7 @@ export class Catalog {
       name: r.name,
       artists: (Array.isArray(r.artists)
         ? r.artists
-        : (JSON.parse(r.artists) as Array<[number, string]>)
+        : (JSON.parse(r.artists) as unknown as Array<[number, string]>)
       ).map(([id, name]) => this.artistJson(base, id, name)),
       duration: r.duration_ms,
       privilege,
@@ -280,7 +286,7 @@ export class Catalog {
 
   private playlistsByIds(base: string, ids: readonly number[]): PlaylistJson[] {
     if (ids.length === 0) return []
-    const rows = this.stmt.playlistsByIds.all(JSON.stringify(ids)) as PlaylistRow[]
+    const rows = this.stmt.playlistsByIds.all(JSON.stringify(ids)) as unknown as PlaylistRow[]
     const byId = new Map(rows.map((r) => [r.id, r]))
     return ids.flatMap((id) => {
       const r = byId.get(id)
@@ -463,7 +469,7 @@ export class Catalog {
   like(user: UserRow, songId: number, like: boolean): { id: number; like: boolean; playlist: number } {
     if (!this.songExists(songId)) throw notFound(`No song with id ${songId}.`)
     const playlist = likedPlaylistId(this.db, user.id)
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       if (like) {
         const res = this.prep(
           'INSERT OR IGNORE INTO likes (user_id, song_id, created_at) VALUES (?, ?, ?)',
@@ -476,7 +482,7 @@ export class Catalog {
           this.prep('UPDATE songs SET like_count = MAX(0, like_count - 1) WHERE id = ?').run(songId)
         }
       }
-    })()
+    })
     return { id: songId, like, playlist }
   }
 
@@ -530,7 +536,7 @@ export class Catalog {
     const albums = this.prep(
       `SELECT ${PLAYLIST_COLUMNS} FROM ${PLAYLIST_FROM} WHERE p.kind = 'album' AND p.artist_id = ?
          ORDER BY p.released_at DESC LIMIT 50`,
-    ).all(id) as PlaylistRow[]
+    ).all(id) as unknown as PlaylistRow[]
     const json: PlaylistJson = {
       id: a.id,
       name: a.name,
@@ -577,7 +583,7 @@ export class Catalog {
       : []
     const artistById = new Map(artistRows.map((a) => [a.id, a]))
     const albumRows = albumIds.length
-      ? (this.stmt.playlistsByIds.all(JSON.stringify(albumIds)) as PlaylistRow[])
+      ? (this.stmt.playlistsByIds.all(JSON.stringify(albumIds)) as unknown as PlaylistRow[])
       : []
     const albumById = new Map(albumRows.map((p) => [p.id, p]))
     return {

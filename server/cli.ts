@@ -1,4 +1,4 @@
-import { parseArgs } from './args'
+import { USAGE, parseArgs } from './args'
 import { startDataSource } from './index'
 
 async function main(): Promise<void> {
@@ -6,14 +6,21 @@ async function main(): Promise<void> {
   try {
     opts = parseArgs(process.argv.slice(2))
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`)
-    process.stderr.write(
-      'Usage: npm run serve -- --host 127.0.0.1 --port 4000 --data ./data [--demo N] [--library DIR] [--public-url URL] [--owner NAME] [--log]\n',
-    )
+    process.stderr.write(`${(err as Error).message}\n\n${USAGE}`)
     process.exit(2)
+  }
+  if (opts.help) {
+    process.stdout.write(USAGE)
+    process.exit(0)
   }
   const handle = await startDataSource(opts)
   process.stdout.write(`Listening on ${handle.url}\n`)
+  if (handle.generatedPassphrase) {
+    process.stdout.write(
+      `Owner passphrase (shown only this once; your phone asks for it when you sign in): ${handle.generatedPassphrase}\n` +
+        'Set your own with --owner-passphrase.\n',
+    )
+  }
   let stopping = false
   const stop = () => {
     if (stopping) return

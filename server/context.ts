@@ -4,6 +4,7 @@ import type { Catalog } from './catalog'
 import type { Credentials, QrKeys, UserRow } from './auth'
 import type { AudioStore } from './audio/store'
 import type { MediaSigner } from './signing'
+import type { AttemptLimiter, OwnerProof } from './owner'
 
 /** Everything the route modules share. */
 export interface Ctx {
@@ -14,10 +15,20 @@ export interface Ctx {
   audio: AudioStore
   signer: MediaSigner
   owner: { id: number; name: string }
+  /** The owner's passphrase and remembered phones, checked before a phone sign-in is confirmed. */
+  ownerProof: OwnerProof
+  /** Failed passphrase attempts per client address. */
+  attempts: AttemptLimiter
   serverName: string
   /** Absolute base for URLs handed to clients (no trailing slash). */
   baseUrl(req: FastifyRequest): string
   /** The signed-in user behind the request's Token header, or null. */
   viewer(req: FastifyRequest): UserRow | null
   log(message: string): void
+  /** Always written (stderr), whatever `--log` says: failures an operator must see. */
+  warn(message: string): void
+  /** Whether a Host header names this server (see hosts.ts). */
+  allowedHost(hostHeader: unknown): boolean
+  /** When the server started (ms since epoch), for /health. */
+  startedAt: number
 }

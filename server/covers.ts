@@ -1,4 +1,4 @@
-import { hashString } from './demo/prng'
+import { hashString } from './audio/prng'
 import type { DB } from './db/open'
 
 const escapeXml = (s: string) =>

@@ -8,6 +8,8 @@ import { MediaSigner } from './signing'
 import { generateDemo } from './demo/generate'
 import { importLibrary } from './library/import'
 import { buildApp } from './app'
+import { hostAllowList } from './hosts'
+import { AttemptLimiter, OwnerProof } from './owner'
 import type { Ctx } from './context'
 
 export interface DataSourceOptions {
@@ -28,6 +30,15 @@ export interface DataSourceOptions {
   tokenTtlSeconds?: number
   /** Name of the owner user that the phone page signs in as. Default "Owner". */
   ownerName?: string
+  /**
+   * The owner passphrase that a phone sign-in must give (or a phone it remembered). Replaces the stored one;
+   * without it the stored one is kept, and on the first start one is made (see `generatedPassphrase`).
+   */
+  ownerPassphrase?: string
+  /** Size quota of the synthesised demo-audio cache in bytes (default 512 MB); the least recently used go. */
+  audioCacheBytes?: number
+  /** Further host names this server answers to (beside loopback, its addresses and `publicUrl`'s host). */
+  publicNames?: string[]
   /** Fastify request logging. Default off. */
   logger?: boolean
 }
@@ -38,6 +49,8 @@ export interface DataSourceHandle {
   close(): Promise<void>
   /** Test hook: every credential becomes invalid. */
   expireCredentials(): void
+  /** The owner passphrase made on this start (first start without one given): show it once, then forget it. */
+  generatedPassphrase?: string
 }
 
 const UNSPECIFIED_HOSTS = new Set(['0.0.0.0', '::', '[::]', ''])
@@ -75,8 +88,9 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
         `library: ${report.added} added, ${report.updated} updated, ${report.removed} removed, ${report.unchanged} unchanged`,
       )
     }
-    db.pragma('optimize')
+    db.exec('PRAGMA optimize')
 
+    const { proof, generated } = await OwnerProof.open(db, opts.ownerPassphrase)
     const credentials = new Credentials(db, opts.tokenTtlSeconds ?? 30 * 86400)
     const qr = new QrKeys()
     let serverUrl = ''
@@ -86,9 +100,14 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       catalog: new Catalog(db),
       credentials,
       qr,
-      audio: new AudioStore(db, opts.dataDir),
+      audio: new AudioStore(db, opts.dataDir, opts.audioCacheBytes),
       signer: new MediaSigner(secret, opts.mediaUrlTtlSeconds ?? 6 * 3600),
       owner,
+      ownerProof: proof,
+      attempts: new AttemptLimiter(),
+      allowedHost: hostAllowList({ bindHost: host, publicUrl, publicNames: opts.publicNames }),
+      startedAt: Date.now(),
+      warn,
       serverName: publicUrl ?? `Cadence on ${hostname()}`,
       baseUrl: (req) => {
         if (publicUrl) return publicUrl
@@ -117,11 +136,13 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
         if (closed) return
         closed = true
         await app.close()
+        await ctx.audio.close()
         db.close()
       },
       expireCredentials() {
         credentials.expireAll()
       },
+      generatedPassphrase: generated,
     }
   } catch (err) {
     db.close()

@@ -41,7 +41,11 @@ async function main(): Promise<void> {
     if (data && data.type === 'stop') void stop()
   })
   try {
-    handle = await startDataSource(parseArgs(process.argv.slice(2)))
+    // The app hands the owner passphrase over in the environment (not argv, which other users can read),
+    // so that it can sign itself in; it is taken out of the environment at once.
+    const ownerPassphrase = process.env.CADENCE_OWNER_PASSPHRASE || undefined
+    delete process.env.CADENCE_OWNER_PASSPHRASE
+    handle = await startDataSource({ ...parseArgs(process.argv.slice(2)), ownerPassphrase })
     post({ type: 'ready', url: handle.url })
   } catch (err) {
     post({ type: 'error', message: (err as Error)?.message ?? String(err) })

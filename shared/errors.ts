@@ -80,3 +80,20 @@ export function isErrorPayload(value: unknown): value is ErrorPayload {
     typeof v.message === 'string'
   )
 }
+
+/**
+ * Anything caught, as a CadenceError: itself, a payload that crossed a process boundary (the bridge
+ * rejects with one), or anything else as `internal` with its message.
+ */
+export function asCadenceError(cause: unknown): CadenceError {
+  if (cause instanceof CadenceError) return cause
+  if (isErrorPayload(cause)) {
+    return cause.name === 'DataSourceError'
+      ? new DataSourceError(cause as ErrorPayload & { kind: DataSourceErrorKind })
+      : new CadenceError(cause)
+  }
+  return new CadenceError({
+    kind: 'internal',
+    message: cause instanceof Error ? cause.message : String(cause),
+  })
+}

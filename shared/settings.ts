@@ -24,7 +24,14 @@ export const settingsSchema = z.object({
     showTranslation: z.boolean(),
     showTransliteration: z.boolean(),
     fontScale: z.number().min(0.75).max(2),
+    /** The desktop lyrics window: shown, locked (click-through, not draggable), its text size and colour. */
+    desktop: z.boolean(),
+    desktopLocked: z.boolean(),
+    desktopFontSize: z.number().int().min(16).max(72),
+    desktopColor: z.string().regex(/^#[0-9a-f]{6}$/i),
   }),
+  /** An OS notification with the cover when the song changes (off by default). */
+  notifyTrackChange: z.boolean(),
   /** QR login polling interval, 3–5 s as the spec recommends. */
   qrPollIntervalMs: z.number().int().min(3000).max(5000),
 })
@@ -37,7 +44,16 @@ export const DEFAULT_SETTINGS: Settings = {
   quality: 'exhigh',
   theme: 'system',
   language: 'en',
-  lyrics: { showTranslation: true, showTransliteration: false, fontScale: 1 },
+  lyrics: {
+    showTranslation: true,
+    showTransliteration: false,
+    fontScale: 1,
+    desktop: false,
+    desktopLocked: false,
+    desktopFontSize: 32,
+    desktopColor: '#ffd166',
+  },
+  notifyTrackChange: false,
   qrPollIntervalMs: 3000,
 }
 

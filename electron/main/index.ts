@@ -1,45 +1,69 @@
+import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { app, BrowserWindow, dialog, screen, session, shell } from 'electron'
-import { createCore } from './core'
-import type { Core } from './core'
-import { loadWindowState, saveWindowState } from './core/app/window-state'
-import { createConsoleLogger } from './core/log'
-import { realTimers } from './core/ports'
-import { superviseDataSource } from './core/sources/supervisor'
-import type { TrayAction } from './core/tray/menu'
+import {
+  createConsoleLogger,
+  createCore,
+  DESKTOP_LYRICS_SHORTCUT,
+  isAppUrlFor,
+  loadWindowState,
+  realTimers,
+  saveWindowState,
+  superviseDataSource,
+} from './core'
+import type { Core, TrayAction } from './core'
 import { createSafeStorageCipher } from './glue/cipher'
 import { startBuiltinDataSource } from './glue/data-source'
 import { registerIpc } from './glue/ipc'
-import { registerMediaKeys } from './glue/shortcuts'
-import { createElectronStore } from './glue/store'
+import { openElectronStore } from './glue/store'
 import { createAppTray } from './glue/tray'
+import { createListenPorts, registerLyricsShortcut } from './glue/listen'
 import { createLoginWindow, createMainWindow, lockDownContents, lockDownSession } from './glue/windows'
 
 /** App lifecycle: wires Electron into the core and holds no decisions of its own. */
 
+const APP_ID = 'org.cadence.player'
 const log = createConsoleLogger(app.isPackaged ? 'info' : 'debug')
-const rendererDevUrl = process.env.ELECTRON_RENDERER_URL
-const rendererIndex = join(import.meta.dirname, '../renderer/index.html')
+// The dev server's URL is honoured only in development: a packaged app always loads its own files.
+const rendererDevUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL
+const rendererDir = join(import.meta.dirname, '../renderer')
+const rendererIndex = join(rendererDir, 'index.html')
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs')
-const appUrlPrefix = rendererDevUrl ?? pathToFileURL(join(import.meta.dirname, '../renderer/')).href
-const isAppUrl = (url: string) => url.startsWith(appUrlPrefix)
+// Packaged with the app (electron-builder.yml `files`), so the tray has its icon when installed too.
+const trayIconPath = join(import.meta.dirname, '../../resources/icon.png')
+const isAppUrl = isAppUrlFor(rendererDevUrl ?? pathToFileURL(rendererDir + '/').href)
 const loadRoute = (window: BrowserWindow, hash: string) =>
   rendererDevUrl ? window.loadURL(`${rendererDevUrl}#${hash}`) : window.loadFile(rendererIndex, { hash })
+
+/** `frame-ancestors` is ignored in a meta tag: it is sent as a response header. */
+const FRAME_CSP = "frame-ancestors 'none'"
 
 let mainWindow: BrowserWindow | null = null
 let loginWindow: BrowserWindow | null = null
 let core: Core | null = null
 let tray: ReturnType<typeof createAppTray> | null = null
 let supervisor: ReturnType<typeof superviseDataSource> | null = null
-let unregisterKeys: (() => void) | null = null
+let store: ReturnType<typeof openElectronStore>['store'] | null = null
+let listenPorts: ReturnType<typeof createListenPorts> | null = null
+
+// A development build keeps its own settings, library and lock, apart from an installed Cadence.
+if (!app.isPackaged) app.setPath('userData', `${app.getPath('userData')}-dev`)
+// Windows: notifications and taskbar grouping belong to the installed app's id.
+if (process.platform === 'win32') app.setAppUserModelId(APP_ID)
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
   app.on('second-instance', showMainWindow)
   app.on('web-contents-created', (_event, contents) => lockDownContents(contents, isAppUrl))
-  app.whenReady().then(start, (error) => fatal(error))
+  // macOS: clicking the dock icon with no window open opens one again.
+  app.on('activate', () => (mainWindow ? showMainWindow() : openMainWindow()))
+  // Anything thrown while starting ends in one clear message, never a dead process.
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => fatal(error))
 }
 
 function showMainWindow() {
@@ -53,18 +77,84 @@ function showMainWindow() {
 function onTrayAction(action: TrayAction) {
   if (action.type === 'command') core?.playerCommand(action.command)
   else if (action.type === 'quit') app.quit()
+  else if (action.type === 'toggle-desktop-lyrics') core?.listen.desktopLyrics.toggle()
   else if (mainWindow?.isVisible()) {
     mainWindow.hide()
     tray?.refresh()
   } else showMainWindow()
 }
 
+function openMainWindow() {
+  if (!store) return
+  const saved = store
+  const windowState = loadWindowState(
+    saved,
+    screen.getAllDisplays().map((display) => display.workArea),
+  )
+  mainWindow = createMainWindow({
+    preloadPath,
+    isAppUrl,
+    bounds: windowState,
+    maximized: windowState.maximized,
+    load: (window) => loadRoute(window, '/'),
+  })
+  const window = mainWindow
+  const remember = () => {
+    // The mini player's size and place are not the window's.
+    if (!window.isDestroyed() && !core?.listen.miniPlayer.isMini()) {
+      saveWindowState(saved, window.getNormalBounds(), window.isMaximized())
+    }
+  }
+  // `move` and `resize` fire on every platform (`moved`/`resized` only on macOS and Windows): saved
+  // half a second after the last one, and on close.
+  let pending: ReturnType<typeof setTimeout> | undefined
+  const rememberSoon = () => {
+    clearTimeout(pending)
+    pending = setTimeout(remember, 500)
+  }
+  window.on('resize', rememberSoon)
+  window.on('move', rememberSoon)
+  window.on('maximize', rememberSoon)
+  window.on('unmaximize', rememberSoon)
+  window.on('close', () => {
+    clearTimeout(pending)
+    remember()
+  })
+  window.on('show', () => tray?.refresh())
+  window.on('hide', () => tray?.refresh())
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = null
+    // The desktop lyrics go with the main window (else the app would not quit on Linux and Windows).
+    listenPorts?.desktopLyrics?.close()
+  })
+}
+
 async function start() {
   lockDownSession(session.defaultSession)
-  const store = createElectronStore()
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [FRAME_CSP] },
+    })
+  })
+  const opened = openElectronStore()
+  store = opened.store
 
+  // The built-in data source's owner passphrase: made for this run, handed to the data source and to the
+  // core (which signs in with it, as the owner's phone would), never stored or shown.
+  const builtinPassphrase = randomBytes(24).toString('base64url')
+  // Closes at quit or with the main window are not the user turning the desktop lyrics off.
+  let quitting = false
+  app.on('before-quit', () => (quitting = true))
+  listenPorts = createListenPorts({
+    preloadPath,
+    isAppUrl,
+    loadRoute,
+    mainWindow: () => mainWindow,
+    onLyricsClosed: () => !quitting && core?.listen.desktopLyrics.closed(),
+  })
   core = createCore({
     store,
+    builtinPassphrase,
     cipher: createSafeStorageCipher(),
     isTrustedSender: isAppUrl,
     appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
@@ -78,9 +168,9 @@ async function start() {
           parent: mainWindow ?? undefined,
           load: (window) => loadRoute(window, '/login'),
         })
-        const opened = loginWindow
-        opened.on('closed', () => {
-          if (loginWindow === opened) {
+        const login = loginWindow
+        login.on('closed', () => {
+          if (loginWindow === login) {
             loginWindow = null
             core?.loginWindowClosed()
           }
@@ -94,44 +184,42 @@ async function start() {
     },
     openExternal: (url) => shell.openExternal(url),
     onPlayerState: (state) => tray?.update(state),
+    listen: listenPorts,
   })
+  core.settings.onChange(() => tray?.refresh())
   registerIpc(core.router, core.events, () => BrowserWindow.getAllWindows())
+  openMainWindow()
 
-  const windowState = loadWindowState(
-    store,
-    screen.getAllDisplays().map((display) => display.workArea),
-  )
-  mainWindow = createMainWindow({
-    preloadPath,
-    isAppUrl,
-    bounds: windowState,
-    maximized: windowState.maximized,
-    load: (window) => loadRoute(window, '/'),
-  })
-  const window = mainWindow
-  const remember = () => {
-    if (!window.isDestroyed()) {
-      saveWindowState(store, window.getNormalBounds(), window.isMaximized())
-    }
+  if (opened.recovered) {
+    log('main').warn('the settings file was damaged; started with defaults', { file: opened.recovered })
+    void dialog.showMessageBox({
+      type: 'warning',
+      title: 'Cadence',
+      message: 'Your settings could not be read, so Cadence started with its defaults.',
+      detail: `The damaged file was kept as ${opened.recovered}.`,
+    })
   }
-  window.on('resized', remember)
-  window.on('moved', remember)
-  window.on('close', remember)
-  window.on('show', () => tray?.refresh())
-  window.on('hide', () => tray?.refresh())
-  window.on('closed', () => (mainWindow = null))
 
   try {
     tray = createAppTray({
-      iconPath: join(import.meta.dirname, '../../resources/icon.png'),
+      iconPath: trayIconPath,
       onAction: onTrayAction,
       isWindowVisible: () => mainWindow?.isVisible() ?? false,
+      isDesktopLyricsShown: () => core?.listen.desktopLyrics.isShown() ?? false,
       onClick: showMainWindow,
     })
   } catch (error) {
     log('main').warn('no tray on this desktop', { error: String(error) })
   }
-  unregisterKeys = registerMediaKeys((command) => core?.playerCommand(command), log('media-keys'))
+  // Media keys reach the player through the renderer's media session (the OS media controls); no
+  // globalShortcut, which would take the keys from the OS flyout and toggle twice on some desktops.
+  const unregisterLyricsKey = registerLyricsShortcut(
+    DESKTOP_LYRICS_SHORTCUT,
+    () => core?.listen.desktopLyrics.toggle(),
+    log('desktop-lyrics'),
+  )
+  app.on('will-quit', unregisterLyricsKey)
+  core.listen.desktopLyrics.start()
 
   supervisor = superviseDataSource({
     start: (onExit) =>
@@ -139,6 +227,7 @@ async function start() {
         join(import.meta.dirname, 'data-source.js'),
         join(app.getPath('userData'), 'data-source'),
         onExit,
+        builtinPassphrase,
       ),
     onState: (url, state) => core?.setBuiltin(url, state),
     timers: realTimers,
@@ -152,7 +241,6 @@ app.on('window-all-closed', () => {
 })
 
 app.on('will-quit', () => {
-  unregisterKeys?.()
   tray?.destroy()
   core?.dispose()
   void supervisor?.stop()
@@ -161,5 +249,6 @@ app.on('will-quit', () => {
 function fatal(error: unknown) {
   log('main').error('start failed', { error: String(error) })
   dialog.showErrorBox('Cadence could not start', error instanceof Error ? error.message : String(error))
+  void supervisor?.stop()
   app.exit(1)
 }

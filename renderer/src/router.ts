@@ -14,8 +14,6 @@ export const routes: RouteRecordRaw[] = [
   },
   { path: '/artist/:id', name: 'artist', component: () => import('./views/ArtistView.vue'), props: true },
   { path: '/login', name: 'login', component: () => import('./views/LoginView.vue'), meta: { bare: true } },
-  // The lyrics view belongs to the playback work.
-  { path: '/lyrics', name: 'lyrics', component: () => import('./views/LyricsView.vue') },
   { path: '/:rest(.*)*', redirect: '/' },
 ]
 

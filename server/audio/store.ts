@@ -1,9 +1,85 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import type { DB } from '../db/open'
 import { DEMO_FORMATS } from './formats'
-import { synthesizeWav } from './synth'
+import { synthesizeWav, type SongSound } from './synth'
+
+/** Default size quota of the synthesised-audio cache (`--audio-cache-mb`). */
+export const DEFAULT_AUDIO_CACHE_BYTES = 512 * 1024 * 1024
+
+/** Renders demo audio; the default runs in a worker thread so the event loop stays free. */
+export interface Synthesizer {
+  synthesize(sound: SongSound, rate: number, channels: number): Promise<Buffer>
+  close(): Promise<void>
+}
+
+/** The worker's file: the built out/main/synth-worker.js beside the bundle, or the TypeScript source. */
+function workerFile(): URL | undefined {
+  for (const candidate of ['./synth-worker.js', '../synth-worker.js', './synth-worker.ts']) {
+    const url = new URL(candidate, import.meta.url)
+    if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url
+  }
+  return undefined
+}
+
+/**
+ * One worker thread, started on first use, jobs answered in any order. Without a worker file (an unusual
+ * bundle) or when the worker dies, synthesis runs inline: slower for other requests, never wrong.
+ */
+export function createWorkerSynthesizer(): Synthesizer {
+  let worker: Worker | undefined
+  let broken = false
+  let next = 0
+  const jobs = new Map<number, { resolve: (b: Buffer) => void; reject: (e: Error) => void }>()
+  const start = (): Worker | undefined => {
+    if (worker || broken) return worker
+    const file = workerFile()
+    if (!file) {
+      broken = true
+      return undefined
+    }
+    const w = new Worker(file)
+    w.unref()
+    w.on('message', (m: { id: number; bytes?: Uint8Array; error?: string }) => {
+      const job = jobs.get(m.id)
+      jobs.delete(m.id)
+      if (!job) return
+      if (m.bytes) job.resolve(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength))
+      else job.reject(new Error(m.error ?? 'synthesis failed'))
+    })
+    const fail = (error: Error) => {
+      broken = true
+      worker = undefined
+      for (const job of jobs.values()) job.reject(error)
+      jobs.clear()
+    }
+    w.on('error', fail)
+    w.on('exit', (code) => code !== 0 && fail(new Error(`the synthesis worker exited with code ${code}`)))
+    worker = w
+    return w
+  }
+  return {
+    synthesize(sound, rate, channels) {
+      const w = start()
+      if (!w) return Promise.resolve(synthesizeWav(sound, rate, channels))
+      const id = ++next
+      return new Promise<Buffer>((resolve, reject) => {
+        jobs.set(id, { resolve, reject })
+        w.postMessage({ id, sound, rate, channels })
+      }).catch(() => synthesizeWav(sound, rate, channels))
+    },
+    async close() {
+      const w = worker
+      worker = undefined
+      broken = true
+      await w?.terminate()
+    },
+  }
+}
 
 export interface MediaFile {
   path: string
@@ -24,17 +100,34 @@ interface FileRow {
 }
 
 /**
- * Resolves a (song id, bitrate) pair to bytes on disk. Demo audio is synthesised on first use and cached
- * under `<dataDir>/audio`; its md5 is stored in the database. Paths never come from the client.
+ * Resolves a (song id, bitrate) pair to bytes on disk. Demo audio is synthesised on first use (in a worker,
+ * one synthesis per file however many ask at once) and cached under `<dataDir>/audio` within a size quota:
+ * past it the least recently used files are deleted (and made again if asked for). Its md5 is stored in the
+ * database. Paths never come from the client.
  */
 export class AudioStore {
   private readonly dir: string
   private readonly lookup
   private readonly saveMd5
+  /** Cached files by name, least recently used first (a Map keeps insertion order). */
+  private readonly cached = new Map<string, number>()
+  private cachedBytes = 0
+  private readonly inFlight = new Map<string, Promise<MediaFile | null>>()
 
-  constructor(db: DB, dataDir: string) {
+  constructor(
+    db: DB,
+    dataDir: string,
+    private readonly quotaBytes = DEFAULT_AUDIO_CACHE_BYTES,
+    private readonly synth: Synthesizer = createWorkerSynthesizer(),
+  ) {
     this.dir = join(dataDir, 'audio')
     mkdirSync(this.dir, { recursive: true })
+    const files = readdirSync(this.dir)
+      .filter((name) => name.endsWith('.wav'))
+      .map((name) => ({ name, st: statSync(join(this.dir, name)) }))
+      .sort((a, b) => a.st.mtimeMs - b.st.mtimeMs)
+    for (const { name, st } of files) this.remember(name, st.size)
+    this.evict()
     this.lookup = db.prepare(
       `SELECT f.size, f.md5, f.path, f.mime, s.seed, s.tempo, s.duration_ms, s.source
        FROM song_files f JOIN songs s ON s.id = f.song_id WHERE f.song_id = ? AND f.bitrate = ? AND s.playable = 1`,
@@ -42,8 +135,17 @@ export class AudioStore {
     this.saveMd5 = db.prepare('UPDATE song_files SET md5 = ?, size = ? WHERE song_id = ? AND bitrate = ?')
   }
 
+  /** Bytes the cache holds now (synthesised files on disk). */
+  get cacheBytes(): number {
+    return this.cachedBytes
+  }
+
+  close(): Promise<void> {
+    return this.synth.close()
+  }
+
   /** Size and md5 without touching the disk when they are known already. */
-  describe(songId: number, bitrate: number): MediaFile | null {
+  async describe(songId: number, bitrate: number): Promise<MediaFile | null> {
     const row = this.lookup.get(songId, bitrate) as FileRow | undefined
     if (!row) return null
     if (row.md5 && row.path) return { path: row.path, size: row.size, md5: row.md5, mime: row.mime }
@@ -54,7 +156,17 @@ export class AudioStore {
   }
 
   /** The file, generated if it is a demo song whose bytes are missing. */
-  ensure(songId: number, bitrate: number): MediaFile | null {
+  ensure(songId: number, bitrate: number): Promise<MediaFile | null> {
+    const key = `${songId}-${bitrate}`
+    let pending = this.inFlight.get(key)
+    if (!pending) {
+      pending = this.load(songId, bitrate).finally(() => this.inFlight.delete(key))
+      this.inFlight.set(key, pending)
+    }
+    return pending
+  }
+
+  private async load(songId: number, bitrate: number): Promise<MediaFile | null> {
     const row = this.lookup.get(songId, bitrate) as FileRow | undefined
     if (!row) return null
     if (row.source !== 'demo') {
@@ -70,24 +182,56 @@ export class AudioStore {
     const format = DEMO_FORMATS[bitrate]
     if (!format) return null
     const path = this.demoPath(songId, bitrate)
-    if (row.md5) {
+    const name = `${songId}-${bitrate}.wav`
+    if (row.md5 && this.cached.has(name)) {
       try {
-        if (statSync(path).size === row.size) return { path, size: row.size, md5: row.md5, mime: row.mime }
+        if (statSync(path).size === row.size) {
+          this.remember(name, row.size)
+          return { path, size: row.size, md5: row.md5, mime: row.mime }
+        }
       } catch {
         // missing: generate below
       }
     }
-    const bytes = synthesizeWav(
+    const bytes = await this.synth.synthesize(
       { seed: row.seed, tempo: row.tempo, durationMs: row.duration_ms },
       format.rate,
       format.channels,
     )
     const md5 = createHash('md5').update(bytes).digest('hex')
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`
-    writeFileSync(tmp, bytes)
+    await writeFile(tmp, bytes)
     renameSync(tmp, path)
     this.saveMd5.run(md5, bytes.length, songId, bitrate)
+    this.remember(name, bytes.length)
+    this.evict(name)
     return { path, size: bytes.length, md5, mime: row.mime }
+  }
+
+  /** Marks a cached file as just used (moves it to the end of the LRU order). */
+  private remember(name: string, size: number): void {
+    const had = this.cached.get(name)
+    if (had !== undefined) {
+      this.cachedBytes -= had
+      this.cached.delete(name)
+    }
+    this.cached.set(name, size)
+    this.cachedBytes += size
+  }
+
+  /** Deletes least recently used files until the cache fits its quota (never `keep`, the newest). */
+  private evict(keep?: string): void {
+    for (const [name, size] of this.cached) {
+      if (this.cachedBytes <= this.quotaBytes) break
+      if (name === keep) continue
+      try {
+        unlinkSync(join(this.dir, name))
+      } catch {
+        // already gone
+      }
+      this.cached.delete(name)
+      this.cachedBytes -= size
+    }
   }
 
   private demoPath(songId: number, bitrate: number): string {

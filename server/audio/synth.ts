@@ -1,5 +1,5 @@
-import { Rng } from '../demo/prng'
-import { wavFrames } from './formats'
+import { Rng } from './prng.ts'
+import { wavFrames } from './formats.ts'
 
 const TABLE_SIZE = 8192
 const SINE = new Float32Array(TABLE_SIZE + 1)

@@ -1,4 +1,5 @@
-import type Database from 'better-sqlite3'
+import type { DB } from './open'
+import { transaction } from './open'
 import { SCHEMA_V1 } from './schema'
 
 /** Character unigrams and bigrams of each word of a lower-cased key: what 1–2 character queries match. */
@@ -21,7 +22,7 @@ export const SHORT_TABLES = {
   playlist: 'playlists_short',
 } as const
 
-function addShortGramIndex(db: Database.Database): void {
+function addShortGramIndex(db: DB): void {
   // Index of 1–2 character grams so short queries (夜, 星空, "ep") avoid a full scan.
   for (const [kind, table] of Object.entries(SHORT_TABLES)) {
     db.exec(
@@ -42,24 +43,31 @@ function addShortGramIndex(db: Database.Database): void {
  * Ordered schema migrations. `PRAGMA user_version` records how many have been applied; each runs in its own
  * transaction. Append new entries, never edit applied ones.
  */
-export const migrations: ReadonlyArray<(db: Database.Database) => void> = [
+export const migrations: ReadonlyArray<(db: DB) => void> = [
   // 1: the initial schema.
   (db) => db.exec(SCHEMA_V1),
   // 2: unigram/bigram index for 1–2 character queries.
   addShortGramIndex,
+  // 3: the owner's remembered phones (hashes of the phone page's cookie), see server/owner.ts.
+  (db) =>
+    db.exec(`CREATE TABLE owner_devices (
+      hash TEXT PRIMARY KEY,
+      created_at INTEGER NOT NULL,
+      last_used_at INTEGER NOT NULL
+    )`),
 ]
 
-export function migrate(db: Database.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number
+export function migrate(db: DB): void {
+  const current = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version
   if (current > migrations.length) {
     throw new Error(
       `The database schema (version ${current}) is newer than this server understands (${migrations.length}).`,
     )
   }
   for (let v = current; v < migrations.length; v++) {
-    db.transaction(() => {
+    transaction(db, () => {
       migrations[v](db)
-      db.pragma(`user_version = ${v + 1}`)
-    })()
+      db.exec(`PRAGMA user_version = ${v + 1}`)
+    })
   }
 }

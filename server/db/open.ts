@@ -1,22 +1,67 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import Database from 'better-sqlite3'
+import { DatabaseSync } from 'node:sqlite'
+import type { StatementSync } from 'node:sqlite'
 import { migrate } from './migrations'
 
-export type DB = Database.Database
+/**
+ * The server's database: Node's built-in SQLite (`node:sqlite`), so there is no native module to compile
+ * or to rebuild for Electron's ABI. Node 24 and Electron 45 ship SQLite with FTS5 and the trigram tokenizer.
+ */
+export type DB = DatabaseSync
+export type Statement = StatementSync
 
 export function openDatabase(dataDir: string): DB {
   mkdirSync(dataDir, { recursive: true })
-  const db = new Database(join(dataDir, 'cadence.sqlite'))
-  db.pragma('journal_mode = WAL')
-  db.pragma('synchronous = NORMAL')
-  db.pragma('foreign_keys = ON')
-  db.pragma('busy_timeout = 5000')
-  db.pragma('cache_size = -64000')
-  db.pragma('mmap_size = 268435456')
+  assertFullTextSearch()
+  const db = new DatabaseSync(join(dataDir, 'cadence.sqlite'), { timeout: 5000 })
+  db.exec(`PRAGMA journal_mode = WAL;
+    PRAGMA synchronous = NORMAL;
+    PRAGMA foreign_keys = ON;
+    PRAGMA cache_size = -64000;
+    PRAGMA mmap_size = 268435456;`)
   migrate(db)
   return db
+}
+
+/**
+ * Search needs FTS5 with the trigram tokenizer. Every supported runtime has it; one that does not is told so
+ * in one line at start, instead of failing at the first search.
+ */
+export function assertFullTextSearch(): void {
+  const probe = new DatabaseSync(':memory:')
+  try {
+    probe.exec("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'trigram')")
+  } catch (error) {
+    const version = (probe.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v
+    throw new Error(
+      `This runtime's SQLite ${version} (Node ${process.versions.node}) lacks FTS5 with the trigram tokenizer, ` +
+        `which the data source's search needs; run it with Node 24 or newer. (${(error as Error).message})`,
+      { cause: error },
+    )
+  } finally {
+    probe.close()
+  }
+}
+
+/**
+ * Runs `fn` in one transaction: committed when it returns, rolled back when it throws. Nested calls become
+ * savepoints, so a helper that needs a transaction can be called from inside another.
+ */
+let savepoints = 0
+export function transaction<T>(db: DB, fn: () => T): T {
+  const nested = db.isTransaction
+  const name = `sp${++savepoints}`
+  db.exec(nested ? `SAVEPOINT ${name}` : 'BEGIN')
+  try {
+    const result = fn()
+    db.exec(nested ? `RELEASE ${name}` : 'COMMIT')
+    return result
+  } catch (error) {
+    db.exec(nested ? `ROLLBACK TO ${name}; RELEASE ${name}` : 'ROLLBACK')
+    throw error
+  }
 }
 
 /** A per-data-dir secret used to sign media URLs. Created once, kept in the data dir with mode 0600. */

@@ -1,4 +1,4 @@
-import type { Statement } from 'better-sqlite3'
+import type { Statement } from './open'
 import type { DB } from './open'
 import { SHORT_TABLES, shortGrams } from './migrations'
 
@@ -13,10 +13,10 @@ const FTS: Record<SearchKind, string> = {
 
 /** Keeps the FTS tables and the short-query keys in step with the catalogue. */
 export class SearchIndexer {
-  private readonly insertFts: Record<SearchKind, Statement<unknown[]>>
-  private readonly deleteFts: Record<SearchKind, Statement<unknown[]>>
-  private readonly insertShort: Record<SearchKind, Statement<unknown[]>>
-  private readonly deleteShort: Record<SearchKind, Statement<unknown[]>>
+  private readonly insertFts: Record<SearchKind, Statement>
+  private readonly deleteFts: Record<SearchKind, Statement>
+  private readonly insertShort: Record<SearchKind, Statement>
+  private readonly deleteShort: Record<SearchKind, Statement>
   private readonly upsertKey
   private readonly deleteKey
 
@@ -38,10 +38,10 @@ export class SearchIndexer {
     const kinds = Object.keys(SHORT_TABLES) as SearchKind[]
     this.insertShort = Object.fromEntries(
       kinds.map((k) => [k, db.prepare(`INSERT INTO ${SHORT_TABLES[k]} (rowid, grams) VALUES (?, ?)`)]),
-    ) as Record<SearchKind, Statement<unknown[]>>
+    ) as Record<SearchKind, Statement>
     this.deleteShort = Object.fromEntries(
       kinds.map((k) => [k, db.prepare(`DELETE FROM ${SHORT_TABLES[k]} WHERE rowid = ?`)]),
-    ) as Record<SearchKind, Statement<unknown[]>>
+    ) as Record<SearchKind, Statement>
     this.upsertKey = db.prepare(
       'INSERT INTO search_keys (kind, id, key) VALUES (?, ?, ?) ON CONFLICT(kind, id) DO UPDATE SET key = excluded.key',
     )

@@ -1,9 +1,9 @@
 import type { DB } from '../db/open'
-import { getMeta, setMeta } from '../db/open'
+import { getMeta, setMeta, transaction } from '../db/open'
 import { createUser } from '../db/users'
 import { SearchIndexer } from '../db/search-index'
 import { DEMO_BITRATES, wavSize } from '../audio/formats'
-import { Rng, hashString } from './prng'
+import { Rng, hashString } from '../audio/prng'
 import { makeLyrics, type Language } from './lyrics'
 import {
   ADJECTIVES,
@@ -149,7 +149,7 @@ export function generateDemo(db: DB, n: number, ownerId: number): DemoSummary {
     'INSERT OR IGNORE INTO playlist_songs (playlist_id, song_id, position) VALUES (?, ?, ?)',
   )
 
-  const run = db.transaction(() => {
+  return transaction(db, () => {
     // Artists.
     const artists: Array<{ id: number; name: string; language: Language }> = []
     const taken = new Set<string>()
@@ -334,5 +334,4 @@ export function generateDemo(db: DB, n: number, ownerId: number): DemoSummary {
     setMeta(db, 'demo_songs', String(n))
     return { songs: n, artists: artists.length, albums: albums.length, playlists }
   })
-  return run()
 }

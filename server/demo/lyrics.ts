@@ -1,4 +1,4 @@
-import type { Rng } from './prng'
+import type { Rng } from '../audio/prng'
 import {
   ADJECTIVES,
   EN_LINES,

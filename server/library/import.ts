@@ -4,6 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, extname, join, resolve, sep } from 'node:path'
 import { parseFile } from 'music-metadata'
 import type { DB } from '../db/open'
+import { transaction } from '../db/open'
 import { SearchIndexer } from '../db/search-index'
 import { lrcTime } from '../demo/lyrics'
 
@@ -162,7 +163,7 @@ export async function importLibrary(db: DB, dir: string, _dataDir: string): Prom
       const lyric = lyricsFile?.text || tagLyrics(common.lyrics)
       const mime = AUDIO_TYPES[extname(path).toLowerCase()]
 
-      db.transaction(() => {
+      transaction(db, () => {
         const artistIds = artistNames.map((name) => {
           const row = db.prepare('SELECT id FROM artists WHERE name = ? ORDER BY id LIMIT 1').get(name) as
             { id: number } | undefined
@@ -244,7 +245,7 @@ export async function importLibrary(db: DB, dir: string, _dataDir: string): Prom
            ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size,
              song_id = excluded.song_id, error = NULL`,
         ).run(path, mtime, st.size, songId)
-      })()
+      })
     } catch (err) {
       report.failed.push({ path, error: (err as Error).message || String(err) })
     }
@@ -253,10 +254,10 @@ export async function importLibrary(db: DB, dir: string, _dataDir: string): Prom
   // Files that disappeared from a folder we scanned.
   for (const [path, row] of known) {
     if (seen.has(path) || !path.startsWith(root + sep)) continue
-    db.transaction(() => {
+    transaction(db, () => {
       if (row.song_id !== null) removeSong(db, search, row.song_id)
       db.prepare('DELETE FROM library_files WHERE path = ?').run(path)
-    })()
+    })
     if (row.song_id !== null) report.removed++
   }
   return report

@@ -1,13 +1,22 @@
 import type { FastifyInstance } from 'fastify'
 import QRCode from 'qrcode'
-import { ok, loginRequired, notFound } from '../envelope'
+import { ApiError, ok, loginRequired, notFound } from '../envelope'
+import { TooManyKeys } from '../auth'
 import { boolParam, stringParam, type Params } from '../params'
 import type { Ctx } from '../context'
 
 export const phonePath = (unikey: string) => `/connect/qr/phone/${encodeURIComponent(unikey)}`
 
 export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
-  app.get('/connect/qr/key', async () => ok({ unikey: ctx.qr.create() }))
+  app.get('/connect/qr/key', async (req, reply) => {
+    try {
+      return ok({ unikey: ctx.qr.create(req.ip) })
+    } catch (error) {
+      if (!(error instanceof TooManyKeys)) throw error
+      reply.header('Retry-After', '60')
+      throw new ApiError(429, 'Too many sign-ins are waiting on this server. Try again in a minute.')
+    }
+  })
 
   app.get('/connect/qr/create', async (req) => {
     const q = req.query as Params

@@ -29,19 +29,47 @@ export function parseRange(header: string | undefined, size: number): Range {
   return { start, end }
 }
 
+const RASTER_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif'])
+
+/** Remembers the last `cap` keys seen; `first` is true the first time a key is seen. */
+class SeenKeys {
+  private readonly keys = new Set<string>()
+  constructor(private readonly cap: number) {}
+  first(key: string): boolean {
+    if (this.keys.has(key)) return false
+    this.keys.add(key)
+    if (this.keys.size > this.cap) this.keys.delete(this.keys.values().next().value as string)
+    return true
+  }
+}
+
 export function mediaRoutes(app: FastifyInstance, ctx: Ctx): void {
+  const plays = new SeenKeys(50_000)
   app.get('/media/cover/:kind/:id', async (req, reply) => {
     const { kind, id } = req.params as { kind: string; id: string }
     if (!['album', 'artist', 'playlist', 'user'].includes(kind) || !/^\d{1,16}$/.test(id)) {
       return sendFailure(reply, 404, 'No such cover.')
     }
     const image = ctx.db.prepare('SELECT mime, data FROM images WHERE owner = ?').get(`${kind}:${id}`) as
-      { mime: string; data: Buffer } | undefined
+      { mime: string; data: Uint8Array } | undefined
     reply.header('Cache-Control', 'public, max-age=86400')
-    if (image) return reply.type(image.mime).send(image.data)
+    // Covers are public and carry no credential: any page may read their pixels (the player tints its
+    // now-playing screen from the cover through a canvas, which needs CORS approval).
+    reply.header('Access-Control-Allow-Origin', '*')
+    // An imported picture is served only as a raster type a browser cannot run script from; whatever its
+    // tag claims (image/svg+xml, text/html) it is otherwise replaced by the generated cover.
+    if (image && RASTER_TYPES.has(image.mime.toLowerCase())) {
+      return reply
+        .type(image.mime.toLowerCase())
+        .send(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength))
+    }
     const svg = coverSvg(ctx.db, kind as 'album' | 'artist' | 'playlist' | 'user', Number(id))
     if (!svg) return sendFailure(reply, 404, 'No such cover.')
-    return reply.type('image/svg+xml').send(svg)
+    // Our own SVG, sandboxed all the same: opened directly it runs nothing and reaches nothing.
+    return reply
+      .type('image/svg+xml')
+      .header('Content-Security-Policy', "sandbox; default-src 'none'; style-src 'unsafe-inline'")
+      .send(svg)
   })
 
   app.get('/media/:song/:bitrate', async (req, reply) => {
@@ -59,7 +87,7 @@ export function mediaRoutes(app: FastifyInstance, ctx: Ctx): void {
     if (check === 'expired') {
       return sendFailure(reply, 403, 'This media link has expired: ask /song/detail for a fresh URL.')
     }
-    const file = ctx.audio.ensure(songId, br)
+    const file = await ctx.audio.ensure(songId, br)
     if (!file) return sendFailure(reply, 404, 'This song is not available at this bitrate.')
     const range = parseRange(req.headers.range, file.size)
     reply.header('Accept-Ranges', 'bytes')
@@ -70,7 +98,8 @@ export function mediaRoutes(app: FastifyInstance, ctx: Ctx): void {
       reply.header('Content-Range', `bytes */${file.size}`)
       return sendFailure(reply, 416, 'The requested byte range is not satisfiable.')
     }
-    if (req.method === 'GET' && (range === 'none' || range.start === 0)) ctx.catalog.countPlay(songId)
+    // A play counts once per signed URL (one listening session), however many range requests it takes.
+    if (req.method === 'GET' && plays.first(`${songId}:${br}:${String(sig)}`)) ctx.catalog.countPlay(songId)
     if (range === 'none') {
       reply.header('Content-Length', file.size)
       return reply.send(req.method === 'HEAD' ? '' : createReadStream(file.path))

@@ -27,7 +27,7 @@ export function songRoutes(app: FastifyInstance, ctx: Ctx): void {
     }
     if (song.privilege.playable) {
       const bitrate = chooseBitrate(song.privilege.bitrates, br)
-      const file = bitrate === undefined ? null : ctx.audio.describe(id, bitrate)
+      const file = bitrate === undefined ? null : await ctx.audio.describe(id, bitrate)
       if (bitrate !== undefined && file) {
         meta.url = base + ctx.signer.path(id, bitrate)
         meta.md5 = file.md5

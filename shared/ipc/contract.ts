@@ -1,33 +1,14 @@
-import { z } from 'zod'
-import { idSchema } from '../api/models'
-import type { Artist, Id, LikeResult, Playlist, SearchResult, Song, User } from '../api/models'
-import { settingsPatchSchema } from '../settings'
+import type { z } from 'zod'
+import type { Id, User } from '../api/models'
 import type { Settings } from '../settings'
 import type { ErrorPayload } from '../errors'
+import type { ChannelSpec, invokeChannels, playerSessionSchema, playerStateSchema } from './schemas'
 
 /**
- * The IPC contract: every channel between renderer and main, declared once. Main registers its handlers
- * from it (arguments parsed with `args`), the preload builds `window.cadence` from it, the tests use it.
- * Names are `domain:verb`.
+ * The IPC contract: every channel between renderer and main, declared once. This module has no run-time
+ * dependency (zod is imported for types only), so the preload and the renderer can use it; the argument
+ * schemas main parses with are in `./schemas`. Names are `domain:verb`.
  */
-
-/** A channel spec: the schema for its one argument and (type only) its result. */
-export interface ChannelSpec<A extends z.ZodType, R> {
-  args: A
-  /** Phantom: never read at run time. */
-  result?: R
-}
-const channel = <R>() => ({
-  args: <A extends z.ZodType>(args: A): ChannelSpec<A, R> => ({ args }),
-})
-
-const none = z.undefined()
-const limitArgs = (max: number) =>
-  z
-    .object({ limit: z.number().int().min(1).max(max).optional() })
-    .strict()
-    .optional()
-const byId = z.object({ id: idSchema }).strict()
 
 // ---- shapes that only exist between our processes ----
 
@@ -93,33 +74,31 @@ export interface PlayerCommand {
   command: PlayerCommandName
 }
 
-export const playerStateSchema = z
-  .object({
-    playing: z.boolean(),
-    song: z
-      .object({
-        id: idSchema,
-        name: z.string().max(500),
-        artists: z.string().max(1000),
-        liked: z.boolean(),
-      })
-      .strict()
-      .nullable(),
-  })
-  .strict()
 export type PlayerState = z.infer<typeof playerStateSchema>
-
 /** What the player saves to restore the next start (the queue's own serialised form is the player's). */
-export const playerSessionSchema = z
-  .object({
-    version: z.literal(1),
-    queue: z.unknown(),
-    positionMs: z.number().min(0),
-    volume: z.number().min(0).max(1),
-    muted: z.boolean(),
-  })
-  .strict()
 export type PlayerSession = z.infer<typeof playerSessionSchema>
+
+/** The line being sung and the next, for the desktop lyrics window (main relays them from the player). */
+export interface LyricLine {
+  current: string
+  translation?: string
+  next: string
+}
+/** A song that started playing, for the track-change notification. */
+export interface TrackInfo {
+  id: Id
+  name: string
+  artists: string
+  album?: string
+  /** The cover's http(s) address (main fetches it for the notification's icon). */
+  cover?: string
+  /** The cover already drawn by the renderer as a small PNG data URI (any format, SVG too): used first. */
+  coverImage?: string
+}
+/** The main window as a full window or as the mini player. */
+export interface WindowMode {
+  mini: boolean
+}
 
 export interface AppInfo {
   name: string
@@ -129,71 +108,45 @@ export interface AppInfo {
 
 // ---- channels: renderer → main (invoke) ----
 
-export const invokeChannels = {
-  'app:info': channel<AppInfo>().args(none),
-  'app:open-external': channel<void>().args(
-    z.object({ url: z.url({ protocol: /^https?$/ }).max(2048) }).strict(),
-  ),
+/** Every invoke channel; the argument schemas are in `./schemas` (main only), one per name here. */
+export const INVOKE_CHANNELS = [
+  'app:info',
+  'app:open-external',
+  'catalog:recommend-playlists',
+  'catalog:toplists',
+  'catalog:user-playlists',
+  'catalog:playlist',
+  'catalog:recommend-songs',
+  'catalog:recommend-artists',
+  'catalog:artist',
+  'catalog:search',
+  'catalog:like',
+  'player:resolve',
+  'player:report-state',
+  'player:save-session',
+  'player:load-session',
+  'auth:status',
+  'auth:start-qr',
+  'auth:cancel-qr',
+  'auth:qr-state',
+  'auth:logout',
+  'sources:list',
+  'sources:add',
+  'sources:remove',
+  'sources:activate',
+  'settings:get',
+  'settings:update',
+  'lyrics:report-line',
+  'lyrics:current-line',
+  'window:set-mini',
+  'notify:track-changed',
+] as const satisfies readonly `${string}:${string}`[]
 
-  'catalog:recommend-playlists': channel<Playlist[]>().args(limitArgs(100)),
-  'catalog:toplists': channel<Playlist[]>().args(limitArgs(100)),
-  'catalog:user-playlists': channel<Playlist[]>().args(
-    z
-      .object({
-        limit: z.number().int().min(1).max(1000).optional(),
-        offset: z.number().int().min(0).max(1_000_000).optional(),
-      })
-      .strict()
-      .optional(),
-  ),
-  'catalog:playlist': channel<Playlist>().args(byId),
-  'catalog:recommend-songs': channel<Song[]>().args(limitArgs(100)),
-  'catalog:recommend-artists': channel<Artist[]>().args(limitArgs(100)),
-  'catalog:artist': channel<Playlist>().args(byId),
-  'catalog:search': channel<SearchResult>().args(
-    z
-      .object({
-        keywords: z.string().trim().min(1).max(200),
-        limit: z.number().int().min(1).max(100).optional(),
-      })
-      .strict(),
-  ),
-  'catalog:like': channel<LikeResult>().args(z.object({ id: idSchema, like: z.boolean() }).strict()),
-
-  'player:resolve': channel<Song>().args(
-    z.object({ id: idSchema, br: z.number().int().min(1).max(100_000_000).optional() }).strict(),
-  ),
-  'player:report-state': channel<void>().args(playerStateSchema),
-  'player:save-session': channel<void>().args(playerSessionSchema),
-  'player:load-session': channel<PlayerSession | null>().args(none),
-
-  'auth:status': channel<AuthState>().args(none),
-  'auth:start-qr': channel<void>().args(none),
-  'auth:cancel-qr': channel<void>().args(none),
-  /** The last `auth:qr` event of the running (or last) QR login, for a login window that opens late. */
-  'auth:qr-state': channel<QrEvent | null>().args(none),
-  'auth:logout': channel<void>().args(none),
-
-  'sources:list': channel<SourceList>().args(none),
-  'sources:add': channel<DataSourceInfo>().args(
-    z
-      .object({ url: z.string().trim().min(1).max(2048), name: z.string().trim().min(1).max(100).optional() })
-      .strict(),
-  ),
-  'sources:remove': channel<void>().args(z.object({ id: z.string().min(1).max(100) }).strict()),
-  'sources:activate': channel<void>().args(z.object({ id: z.string().min(1).max(100) }).strict()),
-
-  'settings:get': channel<Settings>().args(none),
-  'settings:update': channel<Settings>().args(settingsPatchSchema),
-} satisfies Record<string, ChannelSpec<z.ZodType, unknown>>
-
-export type InvokeChannel = keyof typeof invokeChannels
+export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]
 export type ChannelArgs<C extends InvokeChannel> = z.input<(typeof invokeChannels)[C]['args']>
 export type ParsedChannelArgs<C extends InvokeChannel> = z.output<(typeof invokeChannels)[C]['args']>
 export type ChannelResult<C extends InvokeChannel> =
   (typeof invokeChannels)[C] extends ChannelSpec<z.ZodType, infer R> ? R : never
-
-export const INVOKE_CHANNELS = Object.keys(invokeChannels) as InvokeChannel[]
 
 // ---- events: main → renderer ----
 
@@ -203,6 +156,8 @@ export interface EventMap {
   'player:command': PlayerCommand
   'sources:changed': SourceList
   'settings:changed': Settings
+  'lyrics:line': LyricLine
+  'window:mode': WindowMode
 }
 export type EventName = keyof EventMap
 export const EVENT_NAMES: readonly EventName[] = [
@@ -211,6 +166,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'player:command',
   'sources:changed',
   'settings:changed',
+  'lyrics:line',
+  'window:mode',
 ]
 
 // ---- what crosses the wire ----

@@ -8,6 +8,7 @@ import { startDataSource } from '@server/index'
 import { startApp } from '../e2e/harness'
 import { median, printTable, round, summarise } from './stats'
 import type { Figure } from './stats'
+import { OWNER_PASSPHRASE } from '../support/phone'
 
 /**
  * App-level figures: start to an interactive Home with the built-in data source, the renderer's initial
@@ -47,7 +48,7 @@ export async function benchApp(): Promise<Figure[]> {
   // loading until the recommended playlists are painted. Floor: the same page with no data shown.
   const dataDir = await mkdtemp(join(tmpdir(), 'cadence-bench-app-'))
   try {
-    const first = await startDataSource({ dataDir, port: 0, demo: 300 })
+    const first = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir, port: 0, demo: 300 })
     await first.close()
     const app = await startApp()
     try {
@@ -56,7 +57,7 @@ export async function benchApp(): Promise<Figure[]> {
       const server: number[] = []
       for (let run = 0; run < RUNS; run++) {
         const started = performance.now()
-        const source = await startDataSource({ dataDir, port: 0 })
+        const source = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir, port: 0 })
         server.push(performance.now() - started)
         await source.close()
 

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { printTable, round } from './stats'
 import type { Figure } from './stats'
+import { OWNER_PASSPHRASE } from '../support/phone'
 
 /**
  * Load: 50 concurrent clients (autocannon) send a mix of /playlist/recommend, /playlist/detail, /search and
@@ -40,7 +41,12 @@ type ChildMessage =
 
 async function serve(dataDir: string) {
   const { startDataSource } = await import('@server/index')
-  const handle = await startDataSource({ dataDir, port: 0, demo: DEMO_SONGS })
+  const handle = await startDataSource({
+    ownerPassphrase: OWNER_PASSPHRASE,
+    dataDir,
+    port: 0,
+    demo: DEMO_SONGS,
+  })
   const started = performance.now()
   const sample = (): MemorySample => {
     const m = process.memoryUsage()

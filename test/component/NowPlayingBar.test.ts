@@ -2,14 +2,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { createMemoryHistory, createRouter } from 'vue-router'
-import { defineComponent } from 'vue'
+import { defineComponent, h } from 'vue'
 import { DEFAULT_SETTINGS } from '@shared/settings'
 import type { Song } from '@shared/api/models'
 import NowPlayingBar from '@renderer/components/player/NowPlayingBar.vue'
 import { createAppI18n } from '@renderer/i18n'
 import { usePlayerStore } from '@renderer/stores/player'
+import { usePlayerStartup } from '@renderer/composables/player-startup'
 import { useLikesStore } from '@renderer/stores/likes'
 import { useNotificationsStore } from '@renderer/stores/notifications'
+import { useNowPlayingStore } from '@renderer/stores/now-playing'
 import { CadenceError } from '@shared/errors'
 import { audios, lastAudio, resolved, song } from './player-fakes'
 
@@ -18,25 +20,29 @@ vi.mock('@renderer/services/cadence', () => ({
   invoke: (...args: unknown[]) => invoke(...args),
   on: () => () => undefined,
 }))
-vi.mock('@renderer/composables/player-audio', async () => {
-  const fakes = await import('./player-fakes')
-  return { createPlayerAudio: fakes.createFakeAudio }
-})
+vi.mock('@renderer/services/player/engine', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@renderer/services/player/engine')>()),
+  createAudioElement: (await import('./player-fakes')).createFakeAudio,
+}))
 
-const Empty = defineComponent({ template: '<div />' })
+const Empty = { render: () => h('div') }
+/** The bar as the app shows it: the root component starts the player (keys, session, media integration). */
+const AppWithBar = defineComponent({
+  setup() {
+    usePlayerStartup()
+    return () => h(NowPlayingBar)
+  },
+})
 
 async function mountBar() {
   const pinia = createPinia()
   setActivePinia(pinia)
   const router = createRouter({
     history: createMemoryHistory(),
-    routes: [
-      { path: '/', name: 'home', component: Empty },
-      { path: '/lyrics', name: 'lyrics', component: Empty },
-    ],
+    routes: [{ path: '/', name: 'home', component: Empty }],
   })
   await router.push('/')
-  const wrapper = mount(NowPlayingBar, {
+  const wrapper = mount(AppWithBar, {
     attachTo: document.body,
     global: { plugins: [pinia, createAppI18n(), router] },
   })
@@ -204,10 +210,15 @@ describe('NowPlayingBar', () => {
     expect(useNotificationsStore(pinia).items.map((n) => n.message)).toEqual(['Could not unlike “Song 1”.'])
   })
 
-  it('opens the lyrics', async () => {
-    const { wrapper, router } = await mountBar()
-    await wrapper.get('[data-testid="player-lyrics"]').trigger('click')
+  it('opens the now-playing screen from the cover and from the lyrics button', async () => {
+    const { wrapper, player, pinia } = await mountBar()
+    const screen = useNowPlayingStore(pinia)
+    await player.playSongs(catalogue)
     await flushPromises()
-    expect(router.currentRoute.value.name).toBe('lyrics')
+    await wrapper.get('[data-testid="player-open-now-playing"]').trigger('click')
+    expect(screen.open).toBe(true)
+    screen.hide()
+    await wrapper.get('[data-testid="player-lyrics"]').trigger('click')
+    expect(screen.open).toBe(true)
   })
 })

@@ -1,7 +1,7 @@
 import { vi } from 'vitest'
 import { songSchema } from '@shared/api/models'
 import type { Song } from '@shared/api/models'
-import type { PlayerAudio } from '@renderer/composables/player-audio'
+import type { PlayerAudio } from '@renderer/services/player/engine'
 
 /**
  * Test doubles for the player: an audio element that "plays" on command (happy-dom's does not), and

@@ -7,6 +7,7 @@ import type { PlayerSession } from '@shared/ipc/contract'
 import { DEFAULT_SETTINGS } from '@shared/settings'
 import type { Settings } from '@shared/settings'
 import { SAVE_INTERVAL_MS, URL_MAX_AGE_MS, usePlayerStore } from '@renderer/stores/player'
+import { startMediaIntegration } from '@renderer/services/player/media'
 import { audios, lastAudio, resolved, song } from './player-fakes'
 
 const invoke = vi.fn()
@@ -18,10 +19,10 @@ vi.mock('@renderer/services/cadence', () => ({
     return () => listeners.delete(event)
   },
 }))
-vi.mock('@renderer/composables/player-audio', async () => {
-  const fakes = await import('./player-fakes')
-  return { createPlayerAudio: fakes.createFakeAudio }
-})
+vi.mock('@renderer/services/player/engine', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@renderer/services/player/engine')>()),
+  createAudioElement: (await import('./player-fakes')).createFakeAudio,
+}))
 
 let settings: Settings
 let session: PlayerSession | null
@@ -60,7 +61,11 @@ beforeEach(() => {
     }
   })
 })
-afterEach(() => vi.useRealTimers())
+const stops: Array<() => void> = []
+afterEach(() => {
+  vi.useRealTimers()
+  for (const stop of stops.splice(0)) stop()
+})
 
 const songs = () => [1, 2, 3, 4, 5].map((id) => catalogue.get(id)!)
 
@@ -343,6 +348,7 @@ describe('player store', () => {
   it('obeys commands from main (tray, media keys)', async () => {
     const player = usePlayerStore()
     await player.init()
+    stops.push(startMediaIntegration(player, { mediaSession: undefined }))
     await player.playSongs(songs())
     await flushPromises()
     const command = listeners.get('player:command')!
@@ -363,6 +369,7 @@ describe('player store', () => {
   it('reports state changes to main, not every clock tick', async () => {
     const player = usePlayerStore()
     await player.init()
+    stops.push(startMediaIntegration(player, { mediaSession: undefined }))
     await player.playSongs(songs())
     const reports = () => invoke.mock.calls.filter(([channel]) => channel === 'player:report-state')
     await vi.waitFor(() =>

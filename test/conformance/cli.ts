@@ -1,7 +1,8 @@
 /**
  * Runs the conformance suite against any data source:
- *   npm run conformance -- --base-url http://127.0.0.1:4000 [--phone-confirm] [--reference] [--token CRED]
- * --phone-confirm: the server's qrurl confirms a login on GET + POST action=confirm (the reference server).
+ *   npm run conformance -- --base-url http://127.0.0.1:4000 [--phone-confirm PASSPHRASE] [--reference] [--token CRED]
+ * --phone-confirm: the server's qrurl is the reference server's phone page; confirm logins on it with this
+ *   owner passphrase.
  * --reference: also check the reference server's own choices (HTTP statuses, caps, demo catalogue).
  * --token: a credential obtained out of band, to run the login-only checks against other servers.
  */
@@ -14,7 +15,7 @@ for (let i = 0; i < args.length; i++) {
   const a = args[i]
   if (a === '--base-url' || a === '--url') baseUrl = args[++i]
   else if (a.startsWith('--base-url=')) baseUrl = a.slice('--base-url='.length)
-  else if (a === '--phone-confirm') env.CONFORMANCE_PHONE_CONFIRM = '1'
+  else if (a === '--phone-confirm') env.CONFORMANCE_PHONE_PASSPHRASE = args[++i] ?? ''
   else if (a === '--reference') env.CONFORMANCE_REFERENCE = '1'
   else if (a === '--token') env.CONFORMANCE_TOKEN = args[++i] ?? ''
   else {
@@ -24,7 +25,7 @@ for (let i = 0; i < args.length; i++) {
 }
 if (!baseUrl || !/^https?:\/\//.test(baseUrl)) {
   process.stderr.write(
-    'Usage: npm run conformance -- --base-url http://host:port [--phone-confirm] [--reference] [--token CRED]\n',
+    'Usage: npm run conformance -- --base-url http://host:port [--phone-confirm PASSPHRASE] [--reference] [--token CRED]\n',
   )
   process.exit(2)
 }

@@ -1,4 +1,5 @@
 import { expect } from 'vitest'
+import * as phone from '../support/phone'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type Json = any
@@ -15,18 +16,12 @@ export async function data(base: string, path: string, init: RequestInit = {}): 
   return body.data
 }
 
-/** Signs in to a reference server the way the desktop app does: GET then POST action=confirm on qrurl. */
+/** Signs in to a reference server as the owner's phone would: the page, then confirm with the passphrase. */
 export async function signIn(base: string): Promise<string> {
   const { unikey } = await data(base, '/connect/qr/key')
   const { qrurl } = await data(base, `/connect/qr/create?key=${unikey}&qrimg=false`)
   await (await fetch(qrurl)).text()
-  await (
-    await fetch(qrurl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'action=confirm',
-    })
-  ).text()
+  await (await phone.confirmOnPhone(qrurl)).text()
   const check = await data(base, `/connect/qr/check?key=${unikey}`)
   expect(check.status).toBe(2)
   return check.cookie

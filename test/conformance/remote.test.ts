@@ -7,7 +7,9 @@ const flag = (name: string) => process.env[name] === '1' || process.env[name] ==
 
 describe.skipIf(!base)(`conformance of ${base ?? '(no CONFORMANCE_BASE_URL)'}`, () => {
   conformanceSuite(() => base as string, {
-    phoneConfirm: flag('CONFORMANCE_PHONE_CONFIRM'),
+    phoneConfirm: process.env.CONFORMANCE_PHONE_PASSPHRASE
+      ? { passphrase: process.env.CONFORMANCE_PHONE_PASSPHRASE }
+      : undefined,
     reference: flag('CONFORMANCE_REFERENCE'),
     token: process.env.CONFORMANCE_TOKEN || undefined,
   })

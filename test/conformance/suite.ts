@@ -5,10 +5,14 @@
  */
 import { createHash } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { confirmOnPhone } from '../support/phone'
 
 export interface Capabilities {
-  /** The QR code's `qrurl` is a page that confirms the login on GET then POST `action=confirm` (reference). */
-  phoneConfirm?: boolean
+  /**
+   * The QR code's `qrurl` is the reference server's phone page: GET it, then POST `action=confirm` with its
+   * form token and the owner passphrase given here.
+   */
+  phoneConfirm?: { passphrase: string }
   /** A credential obtained out of band, for servers whose QR login needs a real phone. */
   token?: string
   /** Check the reference server's own choices too: HTTP statuses, caps, bitrate rule, demo catalogue. */
@@ -100,18 +104,13 @@ export function conformanceSuite(baseUrl: () => string, caps: Capabilities = {})
 
   let token: string | undefined = caps.token
   let me: Json
-  const canLogIn = () => token !== undefined || caps.phoneConfirm === true
+  const canLogIn = () => token !== undefined || caps.phoneConfirm !== undefined
 
   async function login(): Promise<string> {
     if (token) return token
     const key = expectSuccess((await get('/connect/qr/key')).body).unikey as string
     const code = expectSuccess((await get(`/connect/qr/create?key=${encodeURIComponent(key)}`)).body)
-    await fetch(code.qrurl)
-    await fetch(code.qrurl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'action=confirm',
-    })
+    await confirmOnPhone(code.qrurl, { passphrase: caps.phoneConfirm?.passphrase })
     const status = expectSuccess((await get(`/connect/qr/check?key=${encodeURIComponent(key)}`)).body)
     expect(status.status).toBe(2)
     token = status.cookie as string
@@ -272,14 +271,11 @@ export function conformanceSuite(baseUrl: () => string, caps: Capabilities = {})
       const html = await page.text()
       expect(html).toContain('action')
       expect(html).toContain('confirm')
+      expect(html).toContain('name="passphrase"')
       const scanned = expectSuccess((await get(`/connect/qr/check?key=${encodeURIComponent(key)}`)).body)
       expect(scanned.status).toBe(1)
       expect(scanned.cookie ?? '').toBe('')
-      const post = await fetch(code.qrurl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'action=confirm',
-      })
+      const post = await confirmOnPhone(code.qrurl, { passphrase: caps.phoneConfirm?.passphrase })
       expect(post.status).toBe(200)
       const done = expectSuccess((await get(`/connect/qr/check?key=${encodeURIComponent(key)}`)).body)
       expect(done.status).toBe(2)
@@ -294,12 +290,7 @@ export function conformanceSuite(baseUrl: () => string, caps: Capabilities = {})
     it.skipIf(!caps.phoneConfirm)('phone page: POST deny → -1', async () => {
       const key = expectSuccess((await get('/connect/qr/key')).body).unikey as string
       const code = expectSuccess((await get(`/connect/qr/create?key=${encodeURIComponent(key)}`)).body)
-      await fetch(code.qrurl)
-      await fetch(code.qrurl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'action=deny',
-      })
+      await confirmOnPhone(code.qrurl, { action: 'deny', passphrase: null })
       const check = expectSuccess((await get(`/connect/qr/check?key=${encodeURIComponent(key)}`)).body)
       expect(check.status).toBe(-1)
       expect(check.cookie ?? '').toBe('')

@@ -8,6 +8,7 @@ import { startFaultProxy } from '../support/fault-proxy'
 import type { FaultMode, FaultProxy } from '../support/fault-proxy'
 import { RESULTS_DIR, startApp } from './harness'
 import type { App } from './harness'
+import { OWNER_PASSPHRASE } from '../support/phone'
 
 /**
  * Issue #7: hostile answers from the data source end in an error message with Retry on Home, never a
@@ -37,7 +38,7 @@ describe('Home under hostile answers', () => {
   beforeAll(async () => {
     await mkdir(RESULTS_DIR, { recursive: true })
     dataDir = await mkdtemp(join(tmpdir(), 'cadence-faults-'))
-    server = await startDataSource({ dataDir, port: 0, demo: 60 })
+    server = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir, port: 0, demo: 60 })
     proxy = await startFaultProxy(server.url)
     // Broken from the very first load.
     proxy.set(RECOMMEND, 'html-502')

@@ -9,6 +9,8 @@ import type { QrEvent } from '@shared/ipc/contract'
 import { RESULTS_DIR, startApp } from './harness'
 import type { App } from './harness'
 import { findSongs, playable, playSongs, title, waitForClock } from './playback-support'
+import { OWNER_PASSPHRASE } from '../support/phone'
+import * as phone from '../support/phone'
 
 /**
  * Issue #7, faults during use: the data source dies while a song plays (a clear message, the queue kept,
@@ -78,7 +80,12 @@ describe('the data source dies during playback', () => {
 
     // Back on the same address, as the app's supervisor would bring it back, and main is told.
     revivedDir = await mkdtemp(join(tmpdir(), 'cadence-faults-revived-'))
-    revived = await startDataSource({ dataDir: revivedDir, port, demo: DEMO })
+    revived = await startDataSource({
+      ownerPassphrase: OWNER_PASSPHRASE,
+      dataDir: revivedDir,
+      port,
+      demo: DEMO,
+    })
     app.core.setBuiltin(revived.url, 'ready')
 
     await page.getByTestId('player-toggle').click()
@@ -96,7 +103,13 @@ describe('the login expires mid-session', () => {
   beforeAll(async () => {
     await mkdir(RESULTS_DIR, { recursive: true })
     dataDir = await mkdtemp(join(tmpdir(), 'cadence-faults-login-'))
-    server = await startDataSource({ dataDir, port: 0, demo: 60, ownerName: 'Ada Faults' })
+    server = await startDataSource({
+      ownerPassphrase: OWNER_PASSPHRASE,
+      dataDir,
+      port: 0,
+      demo: 60,
+      ownerName: 'Ada Faults',
+    })
     app = await startApp({ sourceUrl: server.url })
   })
   afterAll(async () => {
@@ -120,11 +133,7 @@ describe('the login expires mid-session', () => {
     }
     if (!qrurl) throw new Error('no QR code to scan')
     await fetch(qrurl)
-    const confirmed = await fetch(qrurl, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'action=confirm',
-    })
+    const confirmed = await phone.confirmOnPhone(qrurl)
     expect(confirmed.status).toBe(200)
     await expect
       .poll(() => page.evaluate(() => window.cadence.invoke('auth:status').then((s) => s.status)), {

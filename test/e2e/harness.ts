@@ -7,10 +7,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { build } from 'vite'
 import { createCore, createMemoryStore } from '@main/core'
 import type { Core, SecretCipher } from '@main/core'
+import type { ListenPorts } from '@main/core/listen'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
 import { createTestCipher } from '../support/test-cipher'
 import { serveStatic } from '../support/static-server'
+import { OWNER_PASSPHRASE } from '../support/phone'
+import { CHROMIUM_FLAGS, findChromium } from '../support/chromium'
 
 /**
  * Runs Cadence for an end-to-end test: the reference data source started in-process and registered as
@@ -35,6 +38,8 @@ export interface StartAppOptions {
   store?: Record<string, unknown>
   /** Stands in for safeStorage (default: a real AES-GCM test cipher with encryption available). */
   cipher?: SecretCipher
+  /** Desktop lyrics window, mini player and notifications (pages and viewports in the test). */
+  listen?: ListenPorts
 }
 
 export interface App {
@@ -61,31 +66,7 @@ const ROOT = resolve(import.meta.dirname, '../..')
 const RENDERER_DIR = join(ROOT, 'out/renderer')
 export const RESULTS_DIR = join(ROOT, 'test-results')
 
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
-]
-
-export function findChromium(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
-    (path): path is string => !!path,
-  )
-  const found = candidates.find((path) => existsSync(path))
-  if (!found) {
-    throw new Error(
-      'Chromium not found. Install it with `sudo apt-get install -y chromium` (Debian/Ubuntu), ' +
-        'or set CHROMIUM_PATH to a Chromium or Chrome executable.',
-    )
-  }
-  return found
-}
+export { CHROMIUM_FLAGS, findChromium }
 
 let preloadScript: Promise<string> | undefined
 
@@ -122,7 +103,13 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
     if (!sourceUrl) {
       const dataDir = await mkdtemp(join(tmpdir(), 'cadence-e2e-'))
       cleanups.push(() => rm(dataDir, { recursive: true, force: true }))
-      server = await startDataSource({ dataDir, port: 0, demo: options.demo ?? 300, ...options.server })
+      server = await startDataSource({
+        ownerPassphrase: OWNER_PASSPHRASE,
+        dataDir,
+        port: 0,
+        demo: options.demo ?? 300,
+        ...options.server,
+      })
       cleanups.push(() => server!.close())
       sourceUrl = server.url
     }
@@ -158,12 +145,14 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
 
     const store = createMemoryStore(options.store)
     const core = createCore({
+      builtinPassphrase: OWNER_PASSPHRASE,
       store,
       cipher: options.cipher ?? createTestCipher(),
       builtinSourceUrl: server?.url,
       isTrustedSender: (url) => url.startsWith(appUrl + '/'),
       appInfo: { name: 'Cadence', version: '0.0.0-test', platform: process.platform },
       windows,
+      listen: options.listen,
     })
     cleanups.push(() => core.dispose())
     if (options.sourceUrl) {

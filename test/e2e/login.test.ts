@@ -7,6 +7,8 @@ import type { DataSourceHandle } from '@server/index'
 import type { AuthState, QrEvent } from '@shared/ipc/contract'
 import { RESULTS_DIR, startApp } from './harness'
 import type { App } from './harness'
+import { OWNER_PASSPHRASE } from '../support/phone'
+import * as phone from '../support/phone'
 
 declare global {
   interface Window {
@@ -23,7 +25,13 @@ describe('QR login against a remote data source', () => {
   beforeAll(async () => {
     await mkdir(RESULTS_DIR, { recursive: true })
     dataDir = await mkdtemp(join(tmpdir(), 'cadence-e2e-remote-'))
-    server = await startDataSource({ dataDir, port: 0, demo: 60, ownerName: 'Ada Remote' })
+    server = await startDataSource({
+      ownerPassphrase: OWNER_PASSPHRASE,
+      dataDir,
+      port: 0,
+      demo: 60,
+      ownerName: 'Ada Remote',
+    })
     app = await startApp({ sourceUrl: server.url })
   })
   afterAll(async () => {
@@ -61,13 +69,7 @@ describe('QR login against a remote data source', () => {
     })
 
     // The phone: opening the page marks it scanned, the form confirms it.
-    const page = await fetch(waiting.qrurl!)
-    expect(page.status).toBe(200)
-    const confirm = await fetch(waiting.qrurl!, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'action=confirm',
-    })
+    const confirm = await phone.confirmOnPhone(waiting.qrurl!)
     expect(confirm.status).toBe(200)
 
     const signedIn = await waitFor(app, (e) => e.auth.find((a) => a.status === 'signed-in'), 15_000)

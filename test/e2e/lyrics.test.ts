@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core'
 import { RESULTS_DIR, startApp } from './harness'
 import type { App } from './harness'
 import { audioState, findSongs, playSongs, playable, waitForClock } from './playback-support'
+import { shootForDocsBothThemes } from './doc-shots'
 
 /** The highlighted line's start and the next line's start (ms), with the audio clock read in the same frame. */
 function highlight(page: Page) {
@@ -20,7 +21,7 @@ function highlight(page: Page) {
   })
 }
 
-describe('Lyrics', () => {
+describe('Lyrics on the now-playing screen', () => {
   let app: App
   beforeAll(async () => {
     await mkdir(RESULTS_DIR, { recursive: true })
@@ -38,8 +39,8 @@ describe('Lyrics', () => {
         playable(s) && (s.meta?.lyric?.normal?.split('\n').filter((l) => l.startsWith('[')).length ?? 0) > 6,
     )
     await playSongs(page, [song])
-    await page.getByTestId('player-lyrics').click()
-    await page.getByTestId('lyrics-view').waitFor()
+    await page.getByTestId('player-open-now-playing').click()
+    await page.getByTestId('now-playing-screen').waitFor()
     await waitForClock(page, 0.2)
 
     await page.locator('[data-testid="lyrics-line"][aria-current="true"]').waitFor({ timeout: 15_000 })
@@ -61,7 +62,7 @@ describe('Lyrics', () => {
     const after = await highlight(page)
     expect(after.clockMs).toBeGreaterThanOrEqual(targetMs - 50)
     expect(after.clockMs).toBeLessThan(targetMs + 2000)
-    await app.screenshot('lyrics-view')
+    await app.screenshot('now-playing-lyrics')
   })
 
   it('shifts the timing by 0.5 s steps', async () => {
@@ -82,5 +83,57 @@ describe('Lyrics', () => {
     expect(await words.count()).toBeGreaterThan(1)
     await app.screenshot('lyrics-word-timed')
     expect((await audioState(page)).paused).toBe(false)
+  })
+})
+
+describe('The now-playing screen', () => {
+  let app: App
+  beforeAll(async () => {
+    app = await startApp()
+    await app.page.getByTestId('now-playing').waitFor()
+  })
+  afterAll(() => app?.close())
+
+  it('opens from the cover, tinted from the cover, with links, controls and the queue; Esc closes it', async () => {
+    const { page } = app
+    const songs = await findSongs(
+      app,
+      3,
+      (s) => playable(s) && !!s.meta?.lyric?.translation && (s.album?.name ?? '') !== '',
+    )
+    await playSongs(page, songs)
+    await waitForClock(page, 0.2)
+    await page.getByTestId('player-open-now-playing').click()
+    const screen = page.getByTestId('now-playing-screen')
+    await screen.waitFor()
+    expect(await page.getByTestId('now-playing-close').evaluate((el) => el === document.activeElement)).toBe(
+      true,
+    )
+    // The tint comes from the cover's pixels, read through a canvas (the reference server allows it).
+    await expect.poll(() => screen.getAttribute('data-tint'), { timeout: 5000 }).not.toBe('neutral')
+    const [hue] = (await screen.getAttribute('data-tint'))!.split(',').map(Number)
+    expect(hue).toBeGreaterThanOrEqual(0)
+    expect(await page.getByTestId('now-playing-title').innerText()).toBe(songs[0].name)
+    expect(await page.getByTestId('now-playing-album').innerText()).toBe(songs[0].album!.name)
+    expect(await page.locator('[data-testid="now-playing-screen"] input[type="checkbox"]').count()).toBe(0)
+    await page.locator('[data-testid="lyrics-line"][aria-current="true"]').waitFor({ timeout: 15_000 })
+    expect(await page.locator('[data-testid="lyrics-line"] .translation').count()).toBeGreaterThan(0)
+    await shootForDocsBothThemes(page, 'now-playing')
+
+    await page.getByTestId('now-playing-queue').click()
+    await page.locator('#now-playing-queue').waitFor()
+    await page.keyboard.press('Escape')
+    await page.locator('#now-playing-queue').waitFor({ state: 'detached' })
+    await page.keyboard.press('Escape')
+    await screen.waitFor({ state: 'detached' })
+    expect(
+      await page.getByTestId('player-open-now-playing').evaluate((el) => el === document.activeElement),
+    ).toBe(true)
+
+    // An artist link goes to the artist's page and closes the screen.
+    await page.getByTestId('player-open-now-playing').click()
+    await page.getByTestId('now-playing-artist').first().click()
+    await screen.waitFor({ state: 'detached' })
+    await expect.poll(() => page.url()).toMatch(/#\/artist\/\d+$/)
   })
 })

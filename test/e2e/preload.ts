@@ -1,10 +1,13 @@
 import { createBridge } from '@shared/ipc/bridge'
 import type { CadenceBridge } from '@shared/ipc/bridge'
 import type { EventName } from '@shared/ipc/contract'
+import { exposeInMainWorld } from '../electron/stand-in/context-bridge'
 
 /**
  * The end-to-end tests' preload: the same `createBridge` as Electron's preload, over a transport made
- * of Playwright bindings to the core running in the test process.
+ * of Playwright bindings to the core running in the test process, exposed with `contextBridge`'s copy
+ * rules (errors reduced to `Error(message)`, prototypes dropped), so what crosses it as a class fails here
+ * as it would in Electron.
  */
 declare global {
   interface Window {
@@ -33,4 +36,4 @@ const bridge = createBridge({
     return () => void set.delete(listener)
   },
 })
-Object.defineProperty(window, 'cadence', { value: bridge, enumerable: true })
+exposeInMainWorld(window, 'cadence', bridge)

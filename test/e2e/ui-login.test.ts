@@ -8,6 +8,8 @@ import type { DataSourceHandle } from '@server/index'
 import { RESULTS_DIR, startApp } from './harness'
 import type { App } from './harness'
 import { shootBothThemes } from './ui-shots'
+import { OWNER_PASSPHRASE } from '../support/phone'
+import * as phone from '../support/phone'
 
 /** QR login through the UI against a remote data source, confirmed from the server's phone page. */
 describe('QR login view', () => {
@@ -18,7 +20,13 @@ describe('QR login view', () => {
   beforeAll(async () => {
     await mkdir(RESULTS_DIR, { recursive: true })
     dataDir = await mkdtemp(join(tmpdir(), 'cadence-e2e-ui-login-'))
-    server = await startDataSource({ dataDir, port: 0, demo: 80, ownerName: 'Mei 林' })
+    server = await startDataSource({
+      ownerPassphrase: OWNER_PASSPHRASE,
+      dataDir,
+      port: 0,
+      demo: 80,
+      ownerName: 'Mei 林',
+    })
     app = await startApp({ sourceUrl: server.url })
   })
   afterAll(async () => {
@@ -45,11 +53,7 @@ describe('QR login view', () => {
       .toContain('confirm on your phone')
     await login.setViewportSize({ width: 520, height: 560 })
     await login.screenshot({ path: join(RESULTS_DIR, 'ui-login-scanned.png') })
-    const confirm = await fetch(qrurl, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'action=confirm',
-    })
+    const confirm = await phone.confirmOnPhone(qrurl)
     expect(confirm.status).toBe(200)
   }
 

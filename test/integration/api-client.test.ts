@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiClient } from '@main/core/api/client'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
+import { OWNER_PASSPHRASE } from '../support/phone'
 
 describe('API client against the reference data source', () => {
   let server: DataSourceHandle
   let dataDir: string
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cadence-int-'))
-    server = await startDataSource({ dataDir, port: 0, demo: 120 })
+    server = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir, port: 0, demo: 120 })
   })
   afterAll(async () => {
     await server?.close()

@@ -6,6 +6,7 @@ import { createApiClient } from '@main/core/api/client'
 import { signInBuiltin } from '@main/core/auth/builtin-signin'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
+import { OWNER_PASSPHRASE } from '../support/phone'
 
 describe('every API client method against the reference data source', () => {
   let server: DataSourceHandle
@@ -13,8 +14,9 @@ describe('every API client method against the reference data source', () => {
   let credential: string
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cadence-client-int-'))
-    server = await startDataSource({ dataDir, port: 0, demo: 80 })
+    server = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir, port: 0, demo: 80 })
     credential = await signInBuiltin({
+      passphrase: OWNER_PASSPHRASE,
       api: createApiClient({ baseUrl: server.url, getCredential: () => undefined }),
     })
   })

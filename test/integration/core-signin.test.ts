@@ -9,6 +9,8 @@ import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
 import type { EventMap, EventName, IpcResult } from '@shared/ipc/contract'
 import { createTestCipher } from '../support/test-cipher'
+import { OWNER_PASSPHRASE } from '../support/phone'
+import * as phone from '../support/phone'
 
 const APP = { senderUrl: 'app://cadence/index.html' }
 
@@ -17,7 +19,13 @@ describe('the core against the reference data source', () => {
   let dataDir: string
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cadence-core-int-'))
-    server = await startDataSource({ dataDir, port: 0, demo: 80, ownerName: 'Integration Owner' })
+    server = await startDataSource({
+      ownerPassphrase: OWNER_PASSPHRASE,
+      dataDir,
+      port: 0,
+      demo: 80,
+      ownerName: 'Integration Owner',
+    })
   })
   afterAll(async () => {
     await server?.close()
@@ -26,13 +34,14 @@ describe('the core against the reference data source', () => {
 
   it('signInBuiltin confirms its own code and gets a working credential', async () => {
     const api = createApiClient({ baseUrl: server.url, getCredential: () => undefined })
-    const credential = await signInBuiltin({ api })
+    const credential = await signInBuiltin({ passphrase: OWNER_PASSPHRASE, api })
     const signedIn = createApiClient({ baseUrl: server.url, getCredential: () => credential })
     expect(await signedIn.loginStatus()).toMatchObject({ name: 'Integration Owner' })
   })
 
   it('opens signed in with the built-in source, browses, resolves, likes and signs out', async () => {
     const core = createCore({
+      builtinPassphrase: OWNER_PASSPHRASE,
       store: createMemoryStore(),
       cipher: createTestCipher(),
       builtinSourceUrl: server.url,
@@ -69,6 +78,7 @@ describe('the core against the reference data source', () => {
 
   it('runs the real QR loop against a remote source and notices when the server forgets the login', async () => {
     const core = createCore({
+      builtinPassphrase: OWNER_PASSPHRASE,
       store: createMemoryStore(),
       cipher: createTestCipher(),
       isTrustedSender: () => true,
@@ -89,11 +99,7 @@ describe('the core against the reference data source', () => {
     const qrurl = last('auth:qr')!.qrurl!
     await fetch(qrurl).then((r) => r.text())
     await vi.waitFor(() => expect(last('auth:qr')?.phase).toBe('scanned'), { timeout: 8000 })
-    await fetch(qrurl, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'action=confirm',
-    })
+    await phone.confirmOnPhone(qrurl)
     await vi.waitFor(() => expect(last('auth:changed')?.status).toBe('signed-in'), { timeout: 8000 })
     expect(last('auth:qr')).toMatchObject({ phase: 'authorised', user: { name: 'Integration Owner' } })
 

@@ -11,6 +11,7 @@ import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
 import type { DataSourceState, SourceList } from '@shared/ipc/contract'
 import { createTestCipher } from '../support/test-cipher'
+import { OWNER_PASSPHRASE } from '../support/phone'
 
 /**
  * Issue #7: the built-in data source's process dies; main restarts it and the app recovers by itself.
@@ -30,6 +31,7 @@ describe('the built-in data source dies and comes back', () => {
   const starts: string[] = []
 
   const core = createCore({
+    builtinPassphrase: OWNER_PASSPHRASE,
     store: createMemoryStore(),
     cipher: createTestCipher(),
     isTrustedSender: (url) => url.startsWith('app://cadence/'),
@@ -49,7 +51,7 @@ describe('the built-in data source dies and comes back', () => {
         failStarts--
         throw new Error('the process could not start')
       }
-      const handle = await startDataSource({ dataDir, port: 0, demo: 40 })
+      const handle = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir, port: 0, demo: 40 })
       current = handle
       exit = onExit
       starts.push(handle.url)

@@ -8,6 +8,7 @@ import { openDatabase } from '../../server/db/open'
 import { importLibrary } from '../../server/library/import'
 import { startDataSource } from '../../server/index'
 import { data, type Json } from '../conformance/helpers'
+import { OWNER_PASSPHRASE } from '../support/phone'
 
 /** A WAV file with RIFF INFO tags (title, artist, album, track) appended after the audio. */
 function taggedWav(seed: number, durationMs: number, tags: Record<string, string>): Buffer {
@@ -56,7 +57,12 @@ describe('library import', () => {
   writeFileSync(join(music, 'notes.txt'), 'ignored')
 
   it('imports tags, duration, bitrate and sidecar lyrics; skips garbage; serves the file bytes', async () => {
-    const server = await startDataSource({ dataDir: join(root, 'data'), library: music, demo: 0 })
+    const server = await startDataSource({
+      ownerPassphrase: OWNER_PASSPHRASE,
+      dataDir: join(root, 'data'),
+      library: music,
+      demo: 0,
+    })
     try {
       const found = await data(server.url, '/search?keywords=First%20Light')
       expect(found.songs).toHaveLength(1)

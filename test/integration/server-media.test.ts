@@ -4,13 +4,21 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startDataSource, type DataSourceHandle } from '../../server/index'
 import { api, data } from '../conformance/helpers'
+import { OWNER_PASSPHRASE } from '../support/phone'
+import * as phone from '../support/phone'
 
 describe('reference server: expiry', () => {
   let server: DataSourceHandle
   let dir: string
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cadence-media-'))
-    server = await startDataSource({ dataDir: dir, demo: 40, mediaUrlTtlSeconds: 1, tokenTtlSeconds: 2 })
+    server = await startDataSource({
+      ownerPassphrase: OWNER_PASSPHRASE,
+      dataDir: dir,
+      demo: 40,
+      mediaUrlTtlSeconds: 1,
+      tokenTtlSeconds: 2,
+    })
   })
   afterAll(async () => {
     vi.useRealTimers()
@@ -41,7 +49,7 @@ describe('reference server: expiry', () => {
 
     const key2 = (await data(server.url, '/connect/qr/key')).unikey
     const { qrurl } = await data(server.url, `/connect/qr/create?key=${key2}`)
-    await (await fetch(qrurl, { method: 'POST', body: new URLSearchParams({ action: 'confirm' }) })).text()
+    await (await phone.confirmOnPhone(qrurl)).text()
     const { cookie } = await data(server.url, `/connect/qr/check?key=${key2}`)
     expect((await api(server.url, '/connect/status', { headers: { Token: cookie } })).code).toBe(0)
     vi.useFakeTimers({ toFake: ['Date'] })

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startDataSource, type DataSourceHandle } from '../../server/index'
 import { api, data, signIn, type Json } from '../conformance/helpers'
+import { OWNER_PASSPHRASE } from '../support/phone'
 
 const dirs: string[] = []
 const tempDir = () => {
@@ -35,7 +36,11 @@ async function fingerprint(base: string): Promise<string> {
 describe('reference server restart', () => {
   it('keeps credentials, likes and the catalogue across a restart; same N → same catalogue', async () => {
     const dir = tempDir()
-    let server: DataSourceHandle = await startDataSource({ dataDir: dir, demo: 300 })
+    let server: DataSourceHandle = await startDataSource({
+      ownerPassphrase: OWNER_PASSPHRASE,
+      dataDir: dir,
+      demo: 300,
+    })
     const before = await fingerprint(server.url)
     const token = await signIn(server.url)
     const me = await data(server.url, '/connect/status', { headers: { Token: token } })
@@ -47,7 +52,7 @@ describe('reference server restart', () => {
     const mediaUrl: string = detail.meta.url
     await server.close()
 
-    server = await startDataSource({ dataDir: dir, demo: 300 })
+    server = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir: dir, demo: 300 })
     try {
       const again = await data(server.url, '/connect/status', { headers: { Token: `Bearer ${token}` } })
       expect(again.id).toBe(me.id)
@@ -75,13 +80,13 @@ describe('reference server restart', () => {
     }
 
     // Two fresh data dirs with the same N produce the same catalogue.
-    const a = await startDataSource({ dataDir: tempDir(), demo: 300 })
-    const b = await startDataSource({ dataDir: tempDir(), demo: 300 })
+    const a = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir: tempDir(), demo: 300 })
+    const b = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir: tempDir(), demo: 300 })
     try {
       const fa = await fingerprint(a.url)
       expect(await fingerprint(b.url)).toBe(fa)
       expect(before).toBe(fa)
-      const c = await startDataSource({ dataDir: tempDir(), demo: 120 })
+      const c = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir: tempDir(), demo: 120 })
       try {
         expect(await fingerprint(c.url)).not.toBe(fa)
       } finally {

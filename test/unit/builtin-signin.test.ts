@@ -3,6 +3,7 @@ import { signInBuiltin } from '@main/core/auth/builtin-signin'
 import { createApiClient } from '@main/core/api/client'
 import { json, ok, startFixtureServer } from '../support/fixture-server'
 import { startFixtureSource } from '../support/fixture-source'
+import { OWNER_PASSPHRASE } from '../support/phone'
 
 let close: (() => Promise<void>) | undefined
 afterEach(async () => {
@@ -15,7 +16,7 @@ describe('signInBuiltin', () => {
     const source = await startFixtureSource()
     close = source.close
     const api = createApiClient({ baseUrl: source.url, getCredential: () => undefined })
-    const credential = await signInBuiltin({ api })
+    const credential = await signInBuiltin({ passphrase: OWNER_PASSPHRASE, api })
     expect(credential).toMatch(/^credential-for-key1/)
     expect(source.requests.map((r) => `${r.method} ${r.url.replace(/\?.*/, '')}`)).toEqual([
       'GET /connect/qr/key',
@@ -34,7 +35,9 @@ describe('signInBuiltin', () => {
     )
     close = server.close
     const api = createApiClient({ baseUrl: server.url, getCredential: () => undefined })
-    await expect(signInBuiltin({ api })).rejects.toMatchObject({ kind: 'invalid-response' })
+    await expect(signInBuiltin({ passphrase: OWNER_PASSPHRASE, api })).rejects.toMatchObject({
+      kind: 'invalid-response',
+    })
     expect(server.requests).toHaveLength(2)
   })
 
@@ -47,7 +50,9 @@ describe('signInBuiltin', () => {
     })
     close = server.close
     const api = createApiClient({ baseUrl: server.url, getCredential: () => undefined })
-    await expect(signInBuiltin({ api, attempts: 2, delayMs: 1 })).rejects.toMatchObject({
+    await expect(
+      signInBuiltin({ passphrase: OWNER_PASSPHRASE, api, attempts: 2, delayMs: 1 }),
+    ).rejects.toMatchObject({
       kind: 'api',
       message: expect.stringMatching(/did not confirm/),
     })

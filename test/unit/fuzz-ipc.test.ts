@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { INVOKE_CHANNELS, invokeChannels } from '@shared/ipc/contract'
+import { INVOKE_CHANNELS } from '@shared/ipc/contract'
+import { invokeChannels } from '@shared/ipc/schemas'
 import type { InvokeChannel, IpcResult } from '@shared/ipc/contract'
 import { DATA_SOURCE_ERROR_KINDS, IPC_ERROR_KINDS } from '@shared/errors'
 import { createRng, fuzzSeed } from '../fuzz/prng'

@@ -32,12 +32,22 @@ vi.mock('electron', () => ({
 const { createAppTray } = await import('@main/glue/tray')
 
 describe('createAppTray', () => {
-  beforeEach(() => (trays.length = 0))
+  let lyricsShown = false
+  beforeEach(() => {
+    trays.length = 0
+    lyricsShown = false
+  })
 
   function open(visible = true) {
     const onAction = vi.fn()
     const onClick = vi.fn()
-    const tray = createAppTray({ iconPath: '/icon.png', onAction, onClick, isWindowVisible: () => visible })
+    const tray = createAppTray({
+      iconPath: '/icon.png',
+      onAction,
+      onClick,
+      isWindowVisible: () => visible,
+      isDesktopLyricsShown: () => lyricsShown,
+    })
     return { tray, fake: trays[0], onAction, onClick }
   }
 
@@ -54,9 +64,13 @@ describe('createAppTray', () => {
       'Next',
       'Unlike',
       'separator',
+      'Show desktop lyrics',
       'Hide Cadence',
       'Quit',
     ])
+    lyricsShown = true
+    tray.refresh()
+    expect(fake.menu.map((i) => i.label)).toContain('Hide desktop lyrics')
   })
 
   it('routes menu clicks to actions and a click on the icon to showing the window', () => {
@@ -64,11 +78,13 @@ describe('createAppTray', () => {
     tray.update({ playing: false, song: { id: 1, name: 'Song', artists: '', liked: false } })
     fake.menu.find((i) => i.id === 'play-pause')!.click!()
     fake.menu.find((i) => i.id === 'next')!.click!()
+    fake.menu.find((i) => i.id === 'desktop-lyrics')!.click!()
     fake.menu.find((i) => i.id === 'toggle-window')!.click!()
     fake.menu.find((i) => i.id === 'quit')!.click!()
     expect(onAction.mock.calls.map(([a]) => a)).toEqual([
       { type: 'command', command: 'play' },
       { type: 'command', command: 'next' },
+      { type: 'toggle-desktop-lyrics' },
       { type: 'toggle-window' },
       { type: 'quit' },
     ])

@@ -6,7 +6,7 @@ const song = { id: 1, name: 'Blue Hour', artists: 'Mira Vale', liked: false }
 const labels = (items: TrayMenuItem[]) => items.map((i) => (i.type === 'separator' ? '---' : i.label))
 
 describe('tray menu', () => {
-  it('shows the current song and offers pause, previous, next, like, hide and quit', () => {
+  it('shows the current song and offers pause, previous, next, like, desktop lyrics, hide and quit', () => {
     const items = buildTrayMenu({ playing: true, song }, { windowVisible: true })
     expect(labels(items)).toEqual([
       'Blue Hour — Mira Vale',
@@ -16,6 +16,7 @@ describe('tray menu', () => {
       'Next',
       'Like',
       '---',
+      'Show desktop lyrics',
       'Hide Cadence',
       'Quit',
     ])

@@ -14,6 +14,8 @@ import { createIpcRouter } from './ipc/router'
 import type { Handlers } from './ipc/router'
 import { silentLogger } from './log'
 import type { LoggerFactory } from './log'
+import { createListen } from './listen'
+import type { ListenPorts } from './listen'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
 import { noWindows, realTimers } from './ports'
 import type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
@@ -50,10 +52,17 @@ export interface CoreDeps {
   renderQr?: (text: string) => Promise<string>
   /** Sign in to the built-in data source without a phone (default true). */
   autoSignInBuiltin?: boolean
+  /**
+   * The owner passphrase the built-in data source was started with: main signs itself in with it, as the
+   * owner's phone would. Made afresh by main on every start and never stored (docs/security.md).
+   */
+  builtinPassphrase?: string
   /** Ask an added address whether it is a data source (default true). */
   probeSources?: boolean
   /** API client timeout (default 10 s). */
   timeoutMs?: number
+  /** Desktop lyrics window, mini player, notifications (none: those features do nothing). */
+  listen?: ListenPorts
 }
 
 export type Core = ReturnType<typeof createCore>
@@ -102,6 +111,7 @@ export function createCore(deps: CoreDeps) {
     fetch: deps.fetch,
     log: log('auth'),
     autoSignInBuiltin: deps.autoSignInBuiltin,
+    builtinPassphrase: deps.builtinPassphrase,
   })
 
   settings.onChange((next, previous) => {
@@ -149,6 +159,14 @@ export function createCore(deps: CoreDeps) {
     void auth.check(id)
   }
 
+  const listen = createListen({
+    ports: deps.listen ?? {},
+    settings,
+    events,
+    fetch: deps.fetch,
+    log,
+  })
+
   const handlers: Handlers = {
     ...createAppHandlers({
       appInfo: deps.appInfo,
@@ -188,6 +206,7 @@ export function createCore(deps: CoreDeps) {
       activate,
     }),
     ...createSettingsHandlers(settings),
+    ...listen.handlers,
   }
 
   const router = createIpcRouter(handlers, { isTrustedSender: deps.isTrustedSender, log: log('ipc') })
@@ -221,6 +240,8 @@ export function createCore(deps: CoreDeps) {
       events.emit('player:command', { command })
     },
     playerState: () => playerState,
+    /** Desktop lyrics, mini player and track notifications (tray and shortcut toggle them). */
+    listen,
     /** The user closed the QR login window. */
     loginWindowClosed: () => auth.loginWindowClosed(),
     dispose() {
@@ -231,3 +252,18 @@ export function createCore(deps: CoreDeps) {
 
 export type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
 export { createMemoryStore } from './ports'
+
+// ---- the core's one face: everything the glue uses comes from here ----
+export { isAppUrlFor } from './app/app-url'
+export { loadWindowState, saveWindowState } from './app/window-state'
+export type { Rect, WindowState } from './app/window-state'
+export { createConsoleLogger } from './log'
+export type { Logger, LoggerFactory } from './log'
+export { realTimers } from './ports'
+export { superviseDataSource } from './sources/supervisor'
+export { buildTrayMenu, trayTooltip } from './tray/menu'
+export type { TrayAction } from './tray/menu'
+export type { IpcRouter } from './ipc/router'
+export type { EventHub } from './events'
+export type { ListenPorts } from './listen'
+export { DESKTOP_LYRICS_SHORTCUT } from './listen'

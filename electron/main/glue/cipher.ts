@@ -1,5 +1,5 @@
 import { safeStorage } from 'electron'
-import type { SecretCipher } from '../core/ports'
+import type { SecretCipher } from '../core'
 
 /** safeStorage behind the core's SecretCipher port (base64 text, so it fits a JSON store). */
 export function createSafeStorageCipher(): SecretCipher {

@@ -6,14 +6,19 @@ export interface BuiltinDataSource {
   stop(): Promise<void>
 }
 
+/** How long the data source may take to answer `ready` before the start counts as failed. */
+const START_TIMEOUT_MS = 30_000
+
 /**
  * Starts the built-in data source (server/utility-entry.ts, built to out/main/data-source.js) in a utility
- * process on 127.0.0.1 with a free port, and resolves with its URL once it answers.
+ * process on 127.0.0.1 with a free port, and resolves with its URL once it answers. A start that fails
+ * (an error message, an exit, no answer in time) ends the process, so no failed attempt stays behind.
  */
 export function startBuiltinDataSource(
   entry: string,
   dataDir: string,
   onExit: (code: number) => void,
+  ownerPassphrase: string,
 ): Promise<BuiltinDataSource> {
   return new Promise((resolve, reject) => {
     const child: UtilityProcess = utilityProcess.fork(
@@ -22,27 +27,43 @@ export function startBuiltinDataSource(
       {
         serviceName: 'Cadence data source',
         stdio: 'inherit',
+        // The owner passphrase travels in the environment, not argv (which other local users can read).
+        env: { ...process.env, CADENCE_OWNER_PASSPHRASE: ownerPassphrase },
       },
     )
     let ready = false
+    let failed = false
+    const fail = (error: Error) => {
+      if (ready || failed) return
+      failed = true
+      clearTimeout(deadline)
+      child.kill()
+      reject(error)
+    }
+    const deadline = setTimeout(
+      () => fail(new Error(`The built-in data source did not start within ${START_TIMEOUT_MS / 1000} s`)),
+      START_TIMEOUT_MS,
+    )
     child.on('message', (message: { type?: string; url?: string; message?: string }) => {
-      if (message?.type === 'ready' && typeof message.url === 'string' && !ready) {
+      if (message?.type === 'ready' && typeof message.url === 'string' && !ready && !failed) {
         ready = true
+        clearTimeout(deadline)
         resolve({
           url: message.url,
           stop: () =>
             new Promise<void>((done) => {
+              if (child.pid === undefined) return done()
               child.once('exit', () => done())
               child.postMessage({ type: 'stop' })
               setTimeout(() => child.kill(), 3000)
             }),
         })
-      } else if (message?.type === 'error' && !ready) {
-        reject(new Error(message.message ?? 'The built-in data source failed to start'))
+      } else if (message?.type === 'error') {
+        fail(new Error(message.message ?? 'The built-in data source failed to start'))
       }
     })
     child.on('exit', (code) => {
-      if (!ready) reject(new Error(`The built-in data source exited with code ${code}`))
+      if (!ready) fail(new Error(`The built-in data source exited with code ${code}`))
       else onExit(code)
     })
   })

@@ -1,7 +1,6 @@
 import { ipcMain } from 'electron'
 import type { BrowserWindow } from 'electron'
-import type { IpcRouter } from '../core/ipc/router'
-import type { EventHub } from '../core/events'
+import type { EventHub, IpcRouter } from '../core'
 
 /** Registers every contract channel once, through the core's router (sender check + argument parsing). */
 export function registerIpc(router: IpcRouter, events: EventHub, windows: () => BrowserWindow[]): () => void {

@@ -1,13 +1,14 @@
 import { Menu, Tray, nativeImage } from 'electron'
 import type { MenuItemConstructorOptions } from 'electron'
 import type { PlayerState } from '@shared/ipc/contract'
-import { buildTrayMenu, trayTooltip } from '../core/tray/menu'
-import type { TrayAction } from '../core/tray/menu'
+import { buildTrayMenu, trayTooltip } from '../core'
+import type { TrayAction } from '../core'
 
 export interface AppTrayOptions {
   iconPath: string
   onAction: (action: TrayAction) => void
   isWindowVisible: () => boolean
+  isDesktopLyricsShown?: () => boolean
   /** Clicking the icon shows the window. */
   onClick: () => void
 }
@@ -22,6 +23,7 @@ export function createAppTray(options: AppTrayOptions) {
     tray.setToolTip(trayTooltip(state))
     const template: MenuItemConstructorOptions[] = buildTrayMenu(state, {
       windowVisible: options.isWindowVisible(),
+      desktopLyrics: options.isDesktopLyricsShown?.() ?? false,
     }).map((item) =>
       item.type === 'separator'
         ? { type: 'separator' }

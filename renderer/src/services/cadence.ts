@@ -1,3 +1,4 @@
+import { asCadenceError } from '@shared/errors'
 import type { CadenceBridge } from '@shared/ipc/bridge'
 
 /**
@@ -9,5 +10,14 @@ export function cadence(): CadenceBridge {
   return window.cadence
 }
 
-export const invoke: CadenceBridge['invoke'] = (...args) => cadence().invoke(...args)
+/**
+ * A call to main. `window.cadence` rejects with a plain error payload (a class does not survive
+ * `contextBridge`); the typed `CadenceError` is rebuilt here, in the renderer's own world.
+ */
+export const invoke: CadenceBridge['invoke'] = (...args) =>
+  cadence()
+    .invoke(...args)
+    .catch((reason: unknown) => {
+      throw asCadenceError(reason)
+    })
 export const on: CadenceBridge['on'] = (event, listener) => cadence().on(event, listener)

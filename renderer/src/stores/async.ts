@@ -1,6 +1,7 @@
 import { ref, shallowRef } from 'vue'
 import type { Ref, ShallowRef } from 'vue'
-import { CadenceError } from '@shared/errors'
+import { asCadenceError } from '@shared/errors'
+import type { CadenceError } from '@shared/errors'
 
 export type AsyncStatus = 'idle' | 'loading' | 'ready' | 'error'
 
@@ -26,13 +27,7 @@ export function onCaughtError(listener: ErrorListener): () => void {
 
 /** Turns anything thrown into a CadenceError and tells the listeners. */
 export function toCadenceError(cause: unknown): CadenceError {
-  const error =
-    cause instanceof CadenceError
-      ? cause
-      : new CadenceError({
-          kind: 'internal',
-          message: cause instanceof Error ? cause.message : String(cause),
-        })
+  const error = asCadenceError(cause)
   for (const listener of errorListeners) listener(error)
   return error
 }

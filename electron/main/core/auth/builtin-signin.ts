@@ -3,13 +3,21 @@ import type { ApiClient } from '../api/client'
 import type { Timers } from '../ports'
 import { realTimers } from '../ports'
 
+/** The form token of the reference server's phone page (a POST must carry the one its page was served with). */
+export function phoneFormToken(html: string): string | undefined {
+  return /name="token" value="([A-Za-z0-9_-]{10,100})"/.exec(html)?.[1]
+}
+
 /**
  * Signs the local owner in to the built-in data source without a phone: the same QR flow, with main
- * playing the phone (GET `qrurl` marks it scanned, POST `action=confirm` authorises it). Only a `qrurl`
+ * playing the phone (GET `qrurl` marks it scanned and serves the form, POST `action=confirm` with the
+ * form's token and the owner passphrase that main handed the data source authorises it). Only a `qrurl`
  * on the built-in source's own origin is ever followed. Resolves with the credential.
  */
 export async function signInBuiltin(deps: {
   api: Pick<ApiClient, 'baseUrl' | 'qrKey' | 'qrCreate' | 'qrCheck'>
+  /** The owner passphrase the built-in data source was started with. */
+  passphrase: string
   fetch?: typeof fetch
   timers?: Timers
   /** Checks after confirming before giving up. */
@@ -29,15 +37,16 @@ export async function signInBuiltin(deps: {
       message: 'The built-in data source sent a login page on another address',
     })
   }
-  const page = async (init?: RequestInit) => {
+  const page = async (init?: RequestInit): Promise<string> => {
     let response: Response
+    let html: string
     try {
       response = await doFetch(phone, {
         ...init,
         redirect: 'error',
         signal: AbortSignal.timeout(deps.timeoutMs ?? 10_000),
       })
-      await response.arrayBuffer()
+      html = await response.text()
     } catch (error) {
       throw new DataSourceError({
         kind: 'network',
@@ -53,12 +62,13 @@ export async function signInBuiltin(deps: {
         message: `The built-in data source refused the automatic sign-in (HTTP ${response.status})`,
       })
     }
+    return html
   }
-  await page()
+  const token = phoneFormToken(await page()) ?? ''
   await page({
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ action: 'confirm' }).toString(),
+    body: new URLSearchParams({ action: 'confirm', token, passphrase: deps.passphrase }).toString(),
   })
   const attempts = deps.attempts ?? 5
   for (let attempt = 1; attempt <= attempts; attempt++) {

@@ -41,6 +41,8 @@ export interface AuthServiceDeps {
   log: Logger
   /** Sign the built-in source in by itself (default true). */
   autoSignInBuiltin?: boolean
+  /** The owner passphrase the built-in data source was started with (its phone page asks for it). */
+  builtinPassphrase?: string
 }
 
 export type AuthService = ReturnType<typeof createAuthService>
@@ -107,7 +109,12 @@ export function createAuthService(deps: AuthServiceDeps) {
 
   const autoSignIn = async (sourceId: string): Promise<AuthState> => {
     const client = needClient(sourceId)
-    const credential = await signInBuiltin({ api: client, fetch: deps.fetch, timers: deps.timers })
+    const credential = await signInBuiltin({
+      api: client,
+      passphrase: deps.builtinPassphrase ?? '',
+      fetch: deps.fetch,
+      timers: deps.timers,
+    })
     await adopt(sourceId, credential)
     log.info('signed in to the built-in data source')
     return state(sourceId)

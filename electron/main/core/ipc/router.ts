@@ -1,4 +1,4 @@
-import { invokeChannels } from '@shared/ipc/contract'
+import { invokeChannels } from '@shared/ipc/schemas'
 import type { ChannelResult, InvokeChannel, IpcResult, ParsedChannelArgs } from '@shared/ipc/contract'
 import { CadenceError } from '@shared/errors'
 import type { Logger } from '../log'

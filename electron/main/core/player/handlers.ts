@@ -1,4 +1,4 @@
-import { playerSessionSchema } from '@shared/ipc/contract'
+import { playerSessionSchema } from '@shared/ipc/schemas'
 import type { PlayerSession, PlayerState } from '@shared/ipc/contract'
 import { CadenceError } from '@shared/errors'
 import type { ActiveCall } from '../catalog/handlers'

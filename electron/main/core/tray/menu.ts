@@ -6,7 +6,10 @@ import type { PlayerCommandName, PlayerState } from '@shared/ipc/contract'
  */
 
 export type TrayAction =
-  { type: 'command'; command: PlayerCommandName } | { type: 'toggle-window' } | { type: 'quit' }
+  | { type: 'command'; command: PlayerCommandName }
+  | { type: 'toggle-window' }
+  | { type: 'toggle-desktop-lyrics' }
+  | { type: 'quit' }
 
 export type TrayMenuItem =
   { type: 'separator' } | { type: 'normal'; id: string; label: string; enabled: boolean; action?: TrayAction }
@@ -28,7 +31,7 @@ export function trayTooltip(state: PlayerState | null): string {
 
 export function buildTrayMenu(
   state: PlayerState | null,
-  options: { windowVisible: boolean },
+  options: { windowVisible: boolean; desktopLyrics?: boolean },
 ): TrayMenuItem[] {
   const song = state?.song ?? null
   const hasSong = song !== null
@@ -69,6 +72,13 @@ export function buildTrayMenu(
       action: { type: 'command', command: song?.liked ? 'unlike' : 'like' },
     },
     { type: 'separator' },
+    {
+      type: 'normal',
+      id: 'desktop-lyrics',
+      label: options.desktopLyrics ? 'Hide desktop lyrics' : 'Show desktop lyrics',
+      enabled: true,
+      action: { type: 'toggle-desktop-lyrics' },
+    },
     {
       type: 'normal',
       id: 'toggle-window',

@@ -2,9 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { DEFAULT_SETTINGS } from '@shared/settings'
-import LyricsView from '@renderer/views/LyricsView.vue'
+import { createMemoryHistory, createRouter } from 'vue-router'
+import NowPlayingScreen from '@renderer/components/now-playing/NowPlayingScreen.vue'
 import { createAppI18n } from '@renderer/i18n'
 import { usePlayerStore } from '@renderer/stores/player'
+import { useNowPlayingStore } from '@renderer/stores/now-playing'
 import { audios, lastAudio, resolved, song } from './player-fakes'
 
 const invoke = vi.fn()
@@ -12,10 +14,10 @@ vi.mock('@renderer/services/cadence', () => ({
   invoke: (...args: unknown[]) => invoke(...args),
   on: () => () => undefined,
 }))
-vi.mock('@renderer/composables/player-audio', async () => {
-  const fakes = await import('./player-fakes')
-  return { createPlayerAudio: fakes.createFakeAudio }
-})
+vi.mock('@renderer/services/player/engine', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@renderer/services/player/engine')>()),
+  createAudioElement: (await import('./player-fakes')).createFakeAudio,
+}))
 
 type LyricFields = Partial<Record<'normal' | 'translation' | 'transliteration' | 'wordforword', string>>
 const LYRIC: LyricFields = {
@@ -31,12 +33,24 @@ async function mountView() {
   const player = usePlayerStore(pinia)
   await player.playSongs([song(1)])
   await flushPromises()
-  const wrapper = mount(LyricsView, {
+  const screen = useNowPlayingStore(pinia)
+  screen.show()
+  const empty = { render: () => null }
+  const router = createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      { path: '/', name: 'home', component: empty },
+      { path: '/artist/:id', name: 'artist', component: empty },
+      { path: '/search', name: 'search', component: empty },
+    ],
+  })
+  await router.push('/')
+  const wrapper = mount(NowPlayingScreen, {
     attachTo: document.body,
-    global: { plugins: [pinia, createAppI18n()] },
+    global: { plugins: [pinia, createAppI18n(), router] },
   })
   await flushPromises()
-  return { wrapper, player, audio: lastAudio() }
+  return { wrapper, player, screen, router, audio: lastAudio() }
 }
 const lines = (wrapper: ReturnType<typeof mount>) => wrapper.findAll('[data-testid="lyrics-line"]')
 const current = (wrapper: ReturnType<typeof mount>) =>
@@ -58,7 +72,7 @@ afterEach(() => vi.restoreAllMocks())
 
 enableAutoUnmount(afterEach)
 
-describe('LyricsView', () => {
+describe('NowPlayingScreen lyrics', () => {
   it('shows the lines with their translation, and the current line follows the time', async () => {
     const { wrapper, audio } = await mountView()
     expect(lines(wrapper).map((l) => l.find('.text').text())).toEqual([
@@ -108,8 +122,12 @@ describe('LyricsView', () => {
     const { wrapper } = await mountView()
     expect(wrapper.text()).toContain('Première')
     expect(wrapper.text()).not.toContain('fur-st')
-    await wrapper.get('[data-testid="lyrics-translation"]').setValue(false)
-    await wrapper.get('[data-testid="lyrics-transliteration"]').setValue(true)
+    expect(wrapper.find('input[type="checkbox"]').exists()).toBe(false)
+    const translation = wrapper.get('[data-testid="lyrics-translation"]')
+    expect(translation.attributes('aria-pressed')).toBe('true')
+    await translation.trigger('click')
+    await wrapper.get('[data-testid="lyrics-transliteration"]').trigger('click')
+    expect(translation.attributes('aria-pressed')).toBe('false')
     expect(wrapper.text()).not.toContain('Première')
     expect(wrapper.text()).toContain('fur-st')
   })
@@ -147,7 +165,7 @@ describe('LyricsView', () => {
   })
 })
 
-describe('LyricsView scrolling', () => {
+describe('NowPlayingScreen lyrics scrolling', () => {
   it('stops following the song while the user scrolls, and follows again a few seconds later', async () => {
     const scrollTo = vi.fn()
     Object.defineProperty(HTMLElement.prototype, 'scrollTo', {
@@ -170,5 +188,48 @@ describe('LyricsView scrolling', () => {
     vi.advanceTimersByTime(4000)
     expect(scrollTo).toHaveBeenCalledWith(expect.objectContaining({ behavior: 'smooth' }))
     vi.useRealTimers()
+  })
+})
+
+describe('NowPlayingScreen', () => {
+  it('shows the large cover, the title, and the artists and album as links that close it', async () => {
+    const { wrapper, screen, router } = await mountView()
+    expect(wrapper.get('[data-testid="now-playing-cover"]').attributes('src')).toBe(
+      'http://127.0.0.1/cover/1.png',
+    )
+    expect(wrapper.get('[data-testid="now-playing-title"]').text()).toBe('Song 1')
+    const album = wrapper.get('[data-testid="now-playing-album"]')
+    expect(album.text()).toBe('Album 1')
+    expect(album.attributes('href')).toBe('/search?q=Album+1')
+    const artist = wrapper.get('[data-testid="now-playing-artist"]')
+    expect(artist.text()).toBe('Artist 1')
+    await artist.trigger('click')
+    await flushPromises()
+    expect(router.currentRoute.value.fullPath).toBe('/artist/101')
+    expect(screen.open).toBe(false)
+  })
+
+  it('closes with the chevron, and with Esc, which closes an open queue first', async () => {
+    const { wrapper, screen } = await mountView()
+    expect(document.activeElement).toBe(wrapper.get('[data-testid="now-playing-close"]').element)
+    await wrapper.get('[data-testid="now-playing-queue"]').trigger('click')
+    expect(wrapper.find('#now-playing-queue').exists()).toBe(true)
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', cancelable: true }))
+    await flushPromises()
+    expect(wrapper.find('#now-playing-queue').exists()).toBe(false)
+    expect(screen.open).toBe(true)
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', cancelable: true }))
+    expect(screen.open).toBe(false)
+    screen.show()
+    await wrapper.get('[data-testid="now-playing-close"]').trigger('click')
+    expect(screen.open).toBe(false)
+  })
+
+  it('has the controls: pause and play from the screen', async () => {
+    const { wrapper, player } = await mountView()
+    expect(player.playing).toBe(true)
+    await wrapper.get('[data-testid="player-toggle"]').trigger('click')
+    expect(player.playing).toBe(false)
+    expect(wrapper.find('[data-testid="player-seek"]').exists()).toBe(true)
   })
 })

@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
-import { effectScope } from 'vue'
 import { DEFAULT_SETTINGS } from '@shared/settings'
 import type { Song } from '@shared/api/models'
-import { useMediaSession } from '@renderer/composables/media-session'
+import { startMediaIntegration } from '@renderer/services/player/media'
 import { usePlayerStore } from '@renderer/stores/player'
 import { audios, lastAudio, resolved, song } from './player-fakes'
 
@@ -13,10 +12,10 @@ vi.mock('@renderer/services/cadence', () => ({
   invoke: (...args: unknown[]) => invoke(...args),
   on: () => () => undefined,
 }))
-vi.mock('@renderer/composables/player-audio', async () => {
-  const fakes = await import('./player-fakes')
-  return { createPlayerAudio: fakes.createFakeAudio }
-})
+vi.mock('@renderer/services/player/engine', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@renderer/services/player/engine')>()),
+  createAudioElement: (await import('./player-fakes')).createFakeAudio,
+}))
 
 class FakeMetadata {
   constructor(readonly init: MediaMetadataInit) {}
@@ -51,11 +50,10 @@ beforeEach(() => {
 })
 afterEach(() => vi.unstubAllGlobals())
 
-describe('useMediaSession', () => {
+describe('media integration: the OS media session', () => {
   it('sets metadata with artwork, the actions, and the position state on jumps only', async () => {
-    const scope = effectScope()
-    scope.run(() => useMediaSession())
     const player = usePlayerStore()
+    const stop = startMediaIntegration(player, { main: false })
     await player.playSongs(catalogue)
     await flushPromises()
 
@@ -92,7 +90,7 @@ describe('useMediaSession', () => {
     await flushPromises()
     expect(session.metadata?.init.title).toBe('Song 2')
 
-    scope.stop()
+    stop()
     expect(handlers.get('play')).toBeNull()
   })
 })

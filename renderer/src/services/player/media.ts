@@ -1,0 +1,228 @@
+import { computed, effectScope, watch } from 'vue'
+import type { Song } from '@shared/api/models'
+import type { PlayerCommandName, PlayerState, TrackInfo } from '@shared/ipc/contract'
+import { invoke, on } from '@renderer/services/cadence'
+import { coverPng } from '@renderer/services/cover-image'
+import { artistNames, coverUrl } from '@renderer/composables/current-song'
+
+/**
+ * Media integration: the player as the desktop sees it. Mirrors the player into `navigator.mediaSession`
+ * (the OS media overlay, media keys, headset buttons), obeys main's commands (tray, global media keys) and
+ * reports what is playing to main (the tray shows it; a new song may be announced by a notification). One start per app, from the player's start-up.
+ */
+
+/** Seconds moved by the OS's seek backward / forward buttons when they give no offset. */
+const DEFAULT_SKIP_S = 10
+/** State reports to main wait this long for the state to settle (a skip changes it twice). */
+const REPORT_SETTLE_MS = 50
+
+/** What the integration reads and drives: the player store. */
+export interface MediaPlayer {
+  readonly current: Song | null
+  readonly playing: boolean
+  readonly liked: boolean
+  readonly positionMs: number
+  readonly durationMs: number
+  readonly clockChanges: number
+  play(): unknown
+  pause(): unknown
+  toggle(): unknown
+  stop(): unknown
+  next(): unknown
+  previous(): unknown
+  seek(ms: number): unknown
+  setLiked(like: boolean): unknown
+}
+
+/** Runs a command from main (tray, media keys). */
+export function runCommand(player: MediaPlayer, name: PlayerCommandName): unknown {
+  switch (name) {
+    case 'play':
+      return player.play()
+    case 'pause':
+      return player.pause()
+    case 'toggle':
+      return player.toggle()
+    case 'next':
+      return player.next()
+    case 'previous':
+      return player.previous()
+    case 'stop':
+      return player.stop()
+    case 'like':
+      return player.setLiked(true)
+    case 'unlike':
+      return player.setLiked(false)
+  }
+}
+
+/** What main is told about the player (bounded, as the contract's schema wants). */
+export function playerState(player: MediaPlayer): PlayerState {
+  const song = player.current
+  return {
+    playing: player.playing,
+    song: song
+      ? {
+          id: song.id,
+          name: song.name.slice(0, 500),
+          artists: artistNames(song).slice(0, 1000),
+          liked: player.liked,
+        }
+      : null,
+  }
+}
+
+function connectMediaSession(player: MediaPlayer, session: MediaSession) {
+  const handlers: Partial<Record<MediaSessionAction, MediaSessionActionHandler>> = {
+    play: () => void player.play(),
+    pause: () => void player.pause(),
+    stop: () => void player.stop(),
+    previoustrack: () => void player.previous(),
+    nexttrack: () => void player.next(),
+    seekto: (details) => {
+      if (details.seekTime !== undefined) player.seek(details.seekTime * 1000)
+    },
+    seekbackward: (details) => player.seek(player.positionMs - (details.seekOffset ?? DEFAULT_SKIP_S) * 1000),
+    seekforward: (details) => player.seek(player.positionMs + (details.seekOffset ?? DEFAULT_SKIP_S) * 1000),
+  }
+  for (const [action, handler] of Object.entries(handlers)) {
+    try {
+      session.setActionHandler(action as MediaSessionAction, handler)
+    } catch {
+      // This browser does not know the action.
+    }
+  }
+
+  watch(
+    () => player.current,
+    (song) => {
+      if (!song || typeof MediaMetadata === 'undefined') {
+        session.metadata = null
+        return
+      }
+      const cover = song.album?.cover
+      session.metadata = new MediaMetadata({
+        title: song.name,
+        artist: artistNames(song),
+        album: song.album?.name ?? '',
+        artwork: cover && /^https?:/i.test(cover) ? [{ src: cover, sizes: '512x512' }] : [],
+      })
+    },
+    { immediate: true },
+  )
+
+  watch(
+    () => player.playing,
+    (playing) => (session.playbackState = player.current ? (playing ? 'playing' : 'paused') : 'none'),
+    { immediate: true },
+  )
+
+  // Position only when the clock jumps or its rate changes, never per `timeupdate` (the OS extrapolates).
+  watch(
+    () => [player.clockChanges, player.durationMs, player.playing] as const,
+    () => {
+      const duration = player.durationMs / 1000
+      if (!session.setPositionState || !(duration > 0)) return
+      try {
+        session.setPositionState({
+          duration,
+          playbackRate: 1,
+          position: Math.min(Math.max(player.positionMs / 1000, 0), duration),
+        })
+      } catch {
+        // An inconsistent state (e.g. duration not known yet) is dropped; the next change sets it.
+      }
+    },
+  )
+
+  return () => {
+    for (const action of Object.keys(handlers)) {
+      try {
+        session.setActionHandler(action as MediaSessionAction, null)
+      } catch {
+        // ignore
+      }
+    }
+  }
+}
+
+function connectMain(player: MediaPlayer): () => void {
+  let unsubscribe = () => {}
+  try {
+    unsubscribe = on('player:command', (payload) => void runCommand(player, payload.command))
+  } catch {
+    // No bridge: nothing to listen to.
+  }
+  let reportTimer: ReturnType<typeof setTimeout> | undefined
+  let lastReport = ''
+  watch(
+    computed(() => playerState(player)),
+    (state) => {
+      clearTimeout(reportTimer)
+      reportTimer = setTimeout(() => {
+        const text = JSON.stringify(state)
+        if (text === lastReport) return
+        lastReport = text
+        invoke('player:report-state', state).catch(() => undefined)
+      }, REPORT_SETTLE_MS)
+    },
+    { immediate: true },
+  )
+  // A new song playing: main decides whether to notify (the setting, window focus) and fetches the cover.
+  let announced: string | null = null
+  watch(
+    () => [player.current?.id, player.playing] as const,
+    ([id, playing]) => {
+      const song = player.current
+      if (!playing || id === undefined || !song || String(id) === announced) return
+      announced = String(id)
+      void announce(song)
+    },
+  )
+  return () => {
+    clearTimeout(reportTimer)
+    unsubscribe()
+  }
+}
+
+/** Tells main about a new song, with its cover drawn as a PNG when it can be read (SVG covers too). */
+async function announce(song: Song) {
+  const info = trackInfo(song)
+  const image = info.cover ? await coverPng(info.cover) : null
+  invoke('notify:track-changed', image ? { ...info, coverImage: image } : info).catch(() => undefined)
+}
+
+/** What the track-change notification shows (bounded, as the contract's schema wants). */
+export function trackInfo(song: Song): TrackInfo {
+  const cover = coverUrl(song)
+  return {
+    id: song.id,
+    name: song.name.slice(0, 500),
+    artists: artistNames(song).slice(0, 1000),
+    ...(song.album?.name ? { album: song.album.name.slice(0, 500) } : {}),
+    ...(cover && /^https?:/i.test(cover) && cover.length <= 2048 ? { cover } : {}),
+  }
+}
+
+/** Starts the media integration; the answer stops it (handlers removed, subscriptions closed). */
+export function startMediaIntegration(
+  player: MediaPlayer,
+  options: { mediaSession?: MediaSession | undefined; main?: boolean } = {},
+): () => void {
+  const session =
+    'mediaSession' in options
+      ? options.mediaSession
+      : typeof navigator !== 'undefined'
+        ? navigator.mediaSession
+        : undefined
+  const scope = effectScope(true)
+  const stops: Array<() => void> = []
+  scope.run(() => {
+    if (session) stops.push(connectMediaSession(player, session))
+    if (options.main !== false) stops.push(connectMain(player))
+  })
+  return () => {
+    scope.stop()
+    for (const stop of stops) stop()
+  }
+}

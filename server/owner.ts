@@ -1,0 +1,143 @@
+import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto'
+import type { DB } from './db/open'
+import { getMeta, setMeta } from './db/open'
+
+/**
+ * Proof of being the owner, asked for on the phone page before a sign-in is confirmed: the owner passphrase
+ * (kept only as a slow scrypt hash) or a "remembered phone" cookie that an earlier sign-in with the
+ * passphrase set (kept only as a SHA-256 hash). Failed attempts are limited per client address.
+ */
+
+const PASSPHRASE_META = 'owner_passphrase'
+/** scrypt cost: about 50–100 ms per check on a small machine; runs off the event loop (libuv pool). */
+const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const
+const KEY_LENGTH = 32
+/** Remembered phones per owner; the oldest is forgotten first. */
+export const MAX_REMEMBERED_DEVICES = 20
+export const DEVICE_COOKIE = 'cadence_owner'
+export const DEVICE_COOKIE_MAX_AGE_S = 400 * 86400
+export const MIN_PASSPHRASE_LENGTH = 8
+export const MAX_PASSPHRASE_LENGTH = 200
+
+const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex')
+
+function scryptAsync(passphrase: string, salt: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(passphrase.normalize('NFC'), salt, KEY_LENGTH, SCRYPT, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  )
+}
+
+/** A passphrase a person can read out and type on a phone: four groups of four, about 80 bits. */
+export function generatePassphrase(): string {
+  const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789'
+  const group = () => Array.from({ length: 4 }, () => alphabet[randomInt(alphabet.length)]).join('')
+  return [group(), group(), group(), group()].join('-')
+}
+
+export class OwnerProof {
+  private constructor(
+    private readonly db: DB,
+    private hash: { salt: Buffer; key: Buffer },
+  ) {}
+
+  /**
+   * Sets up the owner passphrase: the given one replaces the stored hash; with none given the stored one is
+   * kept, and when there is none yet a new passphrase is made and returned (once) so the caller can show it.
+   */
+  static async open(
+    db: DB,
+    passphrase: string | undefined,
+  ): Promise<{ proof: OwnerProof; generated?: string }> {
+    let generated: string | undefined
+    let wanted = passphrase
+    if (wanted !== undefined) checkPassphrase(wanted)
+    const stored = getMeta(db, PASSPHRASE_META)
+    if (wanted === undefined && stored === undefined) wanted = generated = generatePassphrase()
+    if (wanted !== undefined) {
+      const salt = randomBytes(16)
+      const key = await scryptAsync(wanted, salt)
+      setMeta(db, PASSPHRASE_META, `scrypt$${salt.toString('base64')}$${key.toString('base64')}`)
+      return { proof: new OwnerProof(db, { salt, key }), generated }
+    }
+    const [, salt, key] = (stored as string).split('$')
+    return {
+      proof: new OwnerProof(db, { salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') }),
+    }
+  }
+
+  async checkPassphrase(candidate: unknown): Promise<boolean> {
+    if (typeof candidate !== 'string' || candidate.length === 0 || candidate.length > MAX_PASSPHRASE_LENGTH)
+      return false
+    const key = await scryptAsync(candidate.trim(), this.hash.salt)
+    return timingSafeEqual(key, this.hash.key)
+  }
+
+  /** A new remembered-phone token (the cookie value); only its hash is stored. */
+  rememberDevice(): string {
+    const token = randomBytes(32).toString('base64url')
+    const now = Date.now()
+    this.db
+      .prepare('INSERT INTO owner_devices (hash, created_at, last_used_at) VALUES (?, ?, ?)')
+      .run(sha256(token), now, now)
+    this.db
+      .prepare(
+        `DELETE FROM owner_devices WHERE hash NOT IN
+           (SELECT hash FROM owner_devices ORDER BY last_used_at DESC, created_at DESC LIMIT ?)`,
+      )
+      .run(MAX_REMEMBERED_DEVICES)
+    return token
+  }
+
+  isRememberedDevice(token: string | undefined): boolean {
+    if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false
+    const hash = sha256(token)
+    const row = this.db.prepare('SELECT 1 AS x FROM owner_devices WHERE hash = ?').get(hash)
+    if (!row) return false
+    this.db.prepare('UPDATE owner_devices SET last_used_at = ? WHERE hash = ?').run(Date.now(), hash)
+    return true
+  }
+}
+
+export function checkPassphrase(passphrase: string): void {
+  if (passphrase.trim().length < MIN_PASSPHRASE_LENGTH) {
+    throw new Error(`The owner passphrase must be at least ${MIN_PASSPHRASE_LENGTH} characters long.`)
+  }
+  if (passphrase.length > MAX_PASSPHRASE_LENGTH) {
+    throw new Error(`The owner passphrase must be at most ${MAX_PASSPHRASE_LENGTH} characters long.`)
+  }
+}
+
+/** Failed passphrase attempts per client address: `limit` per `windowMs`, then refused until it passes. */
+export class AttemptLimiter {
+  private readonly failures = new Map<string, number[]>()
+  constructor(
+    private readonly limit = 5,
+    private readonly windowMs = 10 * 60_000,
+    private readonly maxClients = 10_000,
+  ) {}
+
+  /** Milliseconds until `client` may try again, or 0. */
+  retryAfterMs(client: string, now = Date.now()): number {
+    const recent = this.recent(client, now)
+    if (recent.length < this.limit) return 0
+    return recent[0] + this.windowMs - now
+  }
+
+  fail(client: string, now = Date.now()): void {
+    const recent = this.recent(client, now)
+    recent.push(now)
+    this.failures.delete(client)
+    this.failures.set(client, recent)
+    while (this.failures.size > this.maxClients) {
+      this.failures.delete(this.failures.keys().next().value as string)
+    }
+  }
+
+  private recent(client: string, now: number): number[] {
+    const list = (this.failures.get(client) ?? []).filter((t) => t > now - this.windowMs)
+    if (list.length === 0) this.failures.delete(client)
+    return list
+  }
+}

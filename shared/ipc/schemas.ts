@@ -1,0 +1,155 @@
+import { z } from 'zod'
+import { idSchema } from '../api/models'
+import type { Artist, LikeResult, Playlist, SearchResult, Song } from '../api/models'
+import { settingsPatchSchema } from '../settings'
+import type { Settings } from '../settings'
+import type {
+  AppInfo,
+  AuthState,
+  DataSourceInfo,
+  InvokeChannel,
+  LyricLine,
+  WindowMode,
+  PlayerSession,
+  QrEvent,
+  SourceList,
+} from './contract'
+
+/**
+ * The argument schema of every invoke channel in `./contract`, parsed by main's router. Main only: the
+ * preload and the renderer never load zod for the contract.
+ */
+
+/** A channel spec: the schema for its one argument and (type only) its result. */
+export interface ChannelSpec<A extends z.ZodType, R> {
+  args: A
+  /** Phantom: never read at run time. */
+  result?: R
+}
+const channel = <R>() => ({
+  args: <A extends z.ZodType>(args: A): ChannelSpec<A, R> => ({ args }),
+})
+
+const none = z.undefined()
+const limitArgs = (max: number) =>
+  z
+    .object({ limit: z.number().int().min(1).max(max).optional() })
+    .strict()
+    .optional()
+const byId = z.object({ id: idSchema }).strict()
+
+export const playerStateSchema = z
+  .object({
+    playing: z.boolean(),
+    song: z
+      .object({
+        id: idSchema,
+        name: z.string().max(500),
+        artists: z.string().max(1000),
+        liked: z.boolean(),
+      })
+      .strict()
+      .nullable(),
+  })
+  .strict()
+
+/** What the player saves (`PlayerSession` in `./contract`). */
+export const playerSessionSchema = z
+  .object({
+    version: z.literal(1),
+    queue: z.unknown(),
+    positionMs: z.number().min(0),
+    volume: z.number().min(0).max(1),
+    muted: z.boolean(),
+  })
+  .strict()
+
+export const invokeChannels = {
+  'app:info': channel<AppInfo>().args(none),
+  'app:open-external': channel<void>().args(
+    z.object({ url: z.url({ protocol: /^https?$/ }).max(2048) }).strict(),
+  ),
+
+  'catalog:recommend-playlists': channel<Playlist[]>().args(limitArgs(100)),
+  'catalog:toplists': channel<Playlist[]>().args(limitArgs(100)),
+  'catalog:user-playlists': channel<Playlist[]>().args(
+    z
+      .object({
+        limit: z.number().int().min(1).max(1000).optional(),
+        offset: z.number().int().min(0).max(1_000_000).optional(),
+      })
+      .strict()
+      .optional(),
+  ),
+  'catalog:playlist': channel<Playlist>().args(byId),
+  'catalog:recommend-songs': channel<Song[]>().args(limitArgs(100)),
+  'catalog:recommend-artists': channel<Artist[]>().args(limitArgs(100)),
+  'catalog:artist': channel<Playlist>().args(byId),
+  'catalog:search': channel<SearchResult>().args(
+    z
+      .object({
+        keywords: z.string().trim().min(1).max(200),
+        limit: z.number().int().min(1).max(100).optional(),
+      })
+      .strict(),
+  ),
+  'catalog:like': channel<LikeResult>().args(z.object({ id: idSchema, like: z.boolean() }).strict()),
+
+  'player:resolve': channel<Song>().args(
+    z.object({ id: idSchema, br: z.number().int().min(1).max(100_000_000).optional() }).strict(),
+  ),
+  'player:report-state': channel<void>().args(playerStateSchema),
+  'player:save-session': channel<void>().args(playerSessionSchema),
+  'player:load-session': channel<PlayerSession | null>().args(none),
+
+  'auth:status': channel<AuthState>().args(none),
+  'auth:start-qr': channel<void>().args(none),
+  'auth:cancel-qr': channel<void>().args(none),
+  /** The last `auth:qr` event of the running (or last) QR login, for a login window that opens late. */
+  'auth:qr-state': channel<QrEvent | null>().args(none),
+  'auth:logout': channel<void>().args(none),
+
+  'sources:list': channel<SourceList>().args(none),
+  'sources:add': channel<DataSourceInfo>().args(
+    z
+      .object({ url: z.string().trim().min(1).max(2048), name: z.string().trim().min(1).max(100).optional() })
+      .strict(),
+  ),
+  'sources:remove': channel<void>().args(z.object({ id: z.string().min(1).max(100) }).strict()),
+  'sources:activate': channel<void>().args(z.object({ id: z.string().min(1).max(100) }).strict()),
+
+  'settings:get': channel<Settings>().args(none),
+  'settings:update': channel<Settings>().args(settingsPatchSchema),
+
+  'lyrics:report-line': channel<void>().args(
+    z
+      .object({
+        current: z.string().max(500),
+        translation: z.string().max(500).optional(),
+        next: z.string().max(500),
+      })
+      .strict(),
+  ),
+  /** The last reported line, for a desktop lyrics window that opens late. */
+  'lyrics:current-line': channel<LyricLine | null>().args(none),
+  'window:set-mini': channel<WindowMode>().args(z.object({ mini: z.boolean() }).strict()),
+  'notify:track-changed': channel<void>().args(
+    z
+      .object({
+        id: idSchema,
+        name: z.string().max(500),
+        artists: z.string().max(1000),
+        album: z.string().max(500).optional(),
+        cover: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .optional(),
+        coverImage: z
+          .string()
+          .max(400_000)
+          .regex(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/)
+          .optional(),
+      })
+      .strict(),
+  ),
+} satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { flushPromises } from '@vue/test-utils'
+import { ref } from 'vue'
+import { sampleCover, tintFromPixels, useCoverTint } from '@renderer/components/now-playing/cover-tint'
+import type { Tint } from '@renderer/components/now-playing/cover-tint'
+
+const pixels = (...rgba: number[][]) => new Uint8ClampedArray(rgba.flat())
+
+afterEach(() => vi.unstubAllGlobals())
+
+describe('cover tint', () => {
+  it('takes the hue of a red cover, and saturated pixels outweigh a grey border', () => {
+    const tint = tintFromPixels(pixels([220, 30, 30, 255], [128, 128, 128, 255], [128, 128, 128, 255]))
+    expect(tint?.hue).toBeLessThan(10)
+    expect(tint?.saturation).toBeGreaterThan(20)
+    expect(tintFromPixels(pixels([20, 40, 200, 255]))?.hue).toBeGreaterThan(220)
+  })
+
+  it('takes one of the colours of a two-colour cover, not the grey between them', () => {
+    const green = [40, 200, 90, 255]
+    const purple = [110, 40, 180, 255]
+    const tint = tintFromPixels(pixels(green, green, green, purple, purple))
+    expect(tint?.hue).toBeGreaterThan(120)
+    expect(tint?.hue).toBeLessThan(160)
+    expect(tint?.saturation).toBeGreaterThan(30)
+  })
+
+  it('is neutral for a grey or fully transparent image', () => {
+    expect(tintFromPixels(pixels([90, 90, 90, 255]))).toEqual({ hue: 0, saturation: 0 })
+    expect(tintFromPixels(pixels([255, 0, 0, 0]))).toBeNull()
+  })
+
+  it('gives no tint when the canvas is tainted (a cover without CORS)', async () => {
+    class LoadingImage {
+      onload: (() => void) | null = null
+      onerror: (() => void) | null = null
+      crossOrigin = ''
+      decoding = ''
+      set src(_url: string) {
+        queueMicrotask(() => this.onload?.())
+      }
+    }
+    vi.stubGlobal('Image', LoadingImage)
+    const getContext = vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue({
+      drawImage: () => undefined,
+      getImageData: () => {
+        throw new DOMException('The canvas has been tainted', 'SecurityError')
+      },
+    } as unknown as CanvasRenderingContext2D)
+    expect(await sampleCover('http://elsewhere.example/cover.jpg')).toBeNull()
+    getContext.mockRestore()
+  })
+
+  it('follows the cover and keeps only the answer for the newest one', async () => {
+    const answers = new Map<string, (tint: Tint | null) => void>()
+    const url = ref<string | undefined>('a')
+    const tint = useCoverTint(url, (u) => new Promise((resolve) => answers.set(u, resolve)))
+    url.value = 'b'
+    await flushPromises()
+    answers.get('b')!({ hue: 200, saturation: 40 })
+    answers.get('a')!({ hue: 10, saturation: 40 })
+    await flushPromises()
+    expect(tint.value).toEqual({ hue: 200, saturation: 40 })
+    url.value = undefined
+    await flushPromises()
+    expect(tint.value).toBeNull()
+  })
+})

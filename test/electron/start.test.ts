@@ -1,0 +1,89 @@
+import { relative } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { ROOT, isPackagedFile, launchApp } from './harness'
+import type { StandInApp } from './harness'
+import { audioState, title, waitForClock } from '../e2e/playback-support'
+
+type MenuItem = { id?: string; label?: string; enabled?: boolean }
+const lastMenu = (app: StandInApp) => app.all('tray-menu').at(-1) as MenuItem[] | undefined
+const item = (menu: MenuItem[] | undefined, id: string) => menu?.find((entry) => entry.id === id)
+
+describe('the built app under the stand-in Electron: a fresh start', () => {
+  let app: StandInApp
+  let page: Page
+  beforeAll(async () => {
+    app = await launchApp()
+    page = await app.mainPage()
+  })
+  afterAll(() => app?.close())
+
+  it('opens Home with the built-in data source, signed in, in a separate development userData', async () => {
+    await page.getByTestId('playlist-card').first().waitFor()
+    expect(app.all('utility-fork')).toHaveLength(1)
+    expect(app.all('error-box')).toEqual([])
+    expect(app.all('set-path')).toContainEqual({ name: 'userData', path: app.userData('Cadence-dev') })
+  })
+
+  it('starts with a clean renderer console: no error, no warning, no CSP report', async () => {
+    await page.getByTestId('playlist-card').first().waitFor()
+    const noisy = app
+      .all('console')
+      .filter((entry) => ['error', 'warning'].includes((entry as { type: string }).type))
+    expect(noisy).toEqual([])
+    expect(app.all('page-error')).toEqual([])
+  })
+
+  it('takes no global media keys (the media session has them), only the desktop-lyrics toggle, and sends frame-ancestors as a header', () => {
+    const accelerators = app.all('shortcut-registered') as string[]
+    expect(accelerators).toEqual(['CommandOrControl+Alt+L'])
+    expect(accelerators.some((key) => /^Media/.test(key))).toBe(false)
+    expect(app.all('session')).toContainEqual({ name: 'webRequest.onHeadersReceived', args: ['function'] })
+  })
+
+  it('carries a typed error kind through the built preload as data', async () => {
+    const reason = await page.evaluate(() =>
+      window.cadence.invoke('catalog:playlist', { id: 987_654_321 }).then(
+        () => null,
+        (e: unknown) => JSON.parse(JSON.stringify(e)) as unknown,
+      ),
+    )
+    expect(reason).toMatchObject({ name: 'DataSourceError' })
+    expect((reason as { kind: string }).kind).not.toBe('internal')
+  })
+
+  it('shows the tray icon from a file electron-builder packages', async () => {
+    const { data } = await app.waitFor('tray-created')
+    const icon = data as { icon: string; empty: boolean }
+    expect(icon.empty).toBe(false)
+    expect(isPackagedFile(relative(ROOT, icon.icon))).toBe(true)
+    expect(item(lastMenu(app), 'play-pause')).toMatchObject({ label: 'Play', enabled: false })
+  })
+
+  it('plays a song from a playlist; the tray menu follows play and pause', async () => {
+    await page.getByTestId('playlist-card').first().click()
+    await page.getByTestId('playlist-name').waitFor()
+    const rows = page.locator('main [data-testid="song-row"]:not([aria-disabled])')
+    await rows.nth(0).waitFor()
+    const name = await rows.nth(0).getByTestId('song-name').innerText()
+    await rows.nth(0).getByTestId('song-name').dblclick()
+    await page.getByTestId('player-title').getByText(name, { exact: true }).waitFor()
+    await waitForClock(page, 0.5)
+    expect(await title(page)).toBe(name)
+
+    await app.waitFor('tray-menu', (menu) => item(menu as MenuItem[], 'play-pause')?.label === 'Pause')
+    expect(item(lastMenu(app), 'now-playing')?.label).toContain(name)
+
+    // The tray's Pause reaches the renderer's player through main.
+    app.send({ type: 'tray-click', id: 'play-pause' })
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="player-audio"]') as HTMLAudioElement).paused,
+    )
+    expect((await audioState(page)).paused).toBe(true)
+    const before = app.records.length
+    await app.waitFor(
+      'tray-menu',
+      (menu, index) => index >= before && item(menu as MenuItem[], 'play-pause')?.label === 'Play',
+    )
+  })
+})
