@@ -209,6 +209,16 @@ function textOf(value: unknown): string {
 }
 
 /**
+ * Whether a translated or transliterated line says anything: QQ Music fills untranslated lines with `//`,
+ * and others with lone punctuation. Such a line is no translation, so it must not take a slot in alignment.
+ */
+export function isMeaningfulLine(text: string): boolean {
+  return /[\p{L}\p{N}]/u.test(text)
+}
+
+const meaningful = (lines: ReturnType<typeof parseLrc>) => lines.filter((line) => isMeaningfulLine(line.text))
+
+/**
  * Builds display lines from a song's lyric fields: the original lines (from `normal`, or from the word
  * timing when `normal` has no timed lines), each with the translation, transliteration and words aligned
  * to it by time. Non-string fields are ignored, so any server's lyric object can be passed in.
@@ -218,8 +228,8 @@ export function buildLyrics(
   toleranceMs = ALIGN_TOLERANCE_MS,
 ): Lyrics {
   const normal = parseLrc(textOf(source?.normal))
-  const translation = parseLrc(textOf(source?.translation))
-  const transliteration = parseLrc(textOf(source?.transliteration))
+  const translation = meaningful(parseLrc(textOf(source?.translation)))
+  const transliteration = meaningful(parseLrc(textOf(source?.transliteration)))
   const wordLines = parseWordLyrics(textOf(source?.wordforword))
 
   const base = normal.length > 0 ? normal : wordLines.map(({ time, text }) => ({ time, text }))

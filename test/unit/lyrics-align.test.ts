@@ -171,6 +171,20 @@ describe('buildLyrics', () => {
     ])
   })
 
+  it("takes QQ Music's // and lone punctuation for no translation", () => {
+    const lyrics = buildLyrics({
+      normal: '[00:01.00]你好\n[00:04.00]啦啦啦\n[00:07.00]再见',
+      translation: '[00:01.00]Hello\n[00:04.00]//\n[00:07.00]Goodbye',
+      transliteration: '[00:01.00]…\n[00:04.00]- -\n[00:07.00]zai jian',
+    })
+    expect(lyrics.lines).toEqual([
+      { time: 1000, text: '你好', translation: 'Hello' },
+      { time: 4000, text: '啦啦啦' },
+      { time: 7000, text: '再见', translation: 'Goodbye', transliteration: 'zai jian' },
+    ])
+    expect(buildLyrics({ normal: '[00:01.00]a', translation: '[00:01.00]//' }).hasTranslation).toBe(false)
+  })
+
   it('attaches word timing to the matching original lines', () => {
     const lyrics = buildLyrics({
       normal: '[00:01.00]Hello world\n[00:05.00]plain',
