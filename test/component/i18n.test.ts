@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { collectMessages } from '@renderer/i18n'
+import { mount } from '@vue/test-utils'
+import { collectMessages, createAppI18n } from '@renderer/i18n'
+import { formatDuration, useSongCount } from '@renderer/composables/format'
 
 function keys(tree: Record<string, unknown>, prefix = ''): string[] {
   return Object.entries(tree).flatMap(([key, value]) =>
@@ -26,5 +28,39 @@ describe('i18n messages', () => {
         expect(typeof value === 'string' && value.trim().length > 0, `${language} ${key}`).toBe(true)
       }
     }
+  })
+})
+
+describe('song counts', () => {
+  const counted = (locale: 'en' | 'zh-CN', n: number) => {
+    const i18n = createAppI18n()
+    i18n.global.locale.value = locale
+    const wrapper = mount(
+      { setup: () => ({ count: useSongCount() }), template: '<p>{{ count(n) }}</p>', data: () => ({ n }) },
+      {
+        global: { plugins: [i18n] },
+      },
+    )
+    return wrapper.text()
+  }
+
+  it('says "1 song" and "10,000 songs" in English', () => {
+    expect(counted('en', 1)).toBe('1 song')
+    expect(counted('en', 0)).toBe('no songs')
+    expect(counted('en', 10_000)).toBe('10,000 songs')
+  })
+
+  it('counts in 万 from ten thousand in Chinese', () => {
+    expect(counted('zh-CN', 12)).toBe('12首歌曲')
+    expect(counted('zh-CN', 10_000)).toBe('1 万首歌曲')
+    expect(counted('zh-CN', 125_000)).toBe('12.5 万首歌曲')
+  })
+})
+
+describe('formatDuration', () => {
+  it('rounds down everywhere, so a song ends on the time its row shows', () => {
+    expect(formatDuration(239_600)).toBe('3:59')
+    expect(formatDuration(3_725_000)).toBe('1:02:05')
+    expect(formatDuration(undefined)).toBe('')
   })
 })

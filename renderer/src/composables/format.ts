@@ -1,10 +1,33 @@
-/** m:ss (or h:mm:ss) from milliseconds; empty when unknown. */
+import { useI18n } from 'vue-i18n'
+
+/**
+ * `m:ss` (or `h:mm:ss`) from milliseconds, rounded down, everywhere a time is shown: a 239.6 s song is
+ * 3:59 in its row, in the bar and at the end of the seek bar alike. Empty when unknown.
+ */
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return ''
-  const total = Math.round(ms / 1000)
+  const total = Math.max(0, Math.floor(ms / 1000))
   const s = total % 60
   const m = Math.floor(total / 60) % 60
   const h = Math.floor(total / 3600)
   const ss = String(s).padStart(2, '0')
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`
+}
+
+/**
+ * A count as people of the language write it: grouped (`10,000`), and in Chinese from 10,000 on in
+ * 万 (`1 万`, `12.5 万`).
+ */
+export function formatCount(n: number, locale: string): string {
+  if (locale.startsWith('zh') && n >= 10_000) {
+    const compact = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(n)
+    return compact.replace(/(\d)(\D+)$/, '$1 $2')
+  }
+  return new Intl.NumberFormat(locale).format(n)
+}
+
+/** "1 song", "10,000 songs", "1 万首歌曲": the pluralised, localised song count. */
+export function useSongCount(): (n: number) => string {
+  const { t, locale } = useI18n()
+  return (n) => t('common.songs', { count: formatCount(n, locale.value) }, n)
 }

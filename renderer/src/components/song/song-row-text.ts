@@ -3,6 +3,7 @@ import type { ComputedRef } from 'vue'
 import { useI18n } from 'vue-i18n'
 import { useRouter } from 'vue-router'
 import type { Id } from '@shared/api/models'
+import { useArtistStore } from '@renderer/stores/artist'
 
 /**
  * Everything a song row says, translated once per list (and again when the language changes) instead
@@ -17,8 +18,11 @@ export interface SongRowText {
   like: (name: string) => string
   unlike: (name: string) => string
   more: (name: string) => string
-  /** The link to an artist's page, as RouterLink would write it (hash history: `#/artist/7`). */
-  artistHref: (id: Id) => string
+  /**
+   * The link to an artist's page, as RouterLink would write it (hash history: `#/artist/7`); undefined
+   * when the data source has no artist pages.
+   */
+  artistHref: (id: Id) => string | undefined
 }
 
 /** Where a message's `{name}` goes; no translation contains this character. */
@@ -27,6 +31,7 @@ const SLOT = '\u0001'
 export function useSongRowText(): ComputedRef<SongRowText> {
   const { t, locale } = useI18n()
   const router = useRouter()
+  const artists = useArtistStore()
   // A message with `{name}` filled by joining its pieces: one split per language, not one t() per row.
   const withName = (key: string) => {
     const parts = t(key, { name: SLOT }).split(SLOT)
@@ -34,6 +39,7 @@ export function useSongRowText(): ComputedRef<SongRowText> {
   }
   return computed(() => {
     void locale.value
+    const pagesMissing = artists.pagesMissing
     return {
       untitled: t('common.untitled'),
       unplayable: t('song.unplayable'),
@@ -43,7 +49,10 @@ export function useSongRowText(): ComputedRef<SongRowText> {
       like: withName('song.like'),
       unlike: withName('song.unlike'),
       more: withName('song.more'),
-      artistHref: (id) => router.options.history.createHref(`/artist/${encodeURIComponent(String(id))}`),
+      artistHref: (id) =>
+        pagesMissing
+          ? undefined
+          : router.options.history.createHref(`/artist/${encodeURIComponent(String(id))}`),
     }
   })
 }

@@ -1,8 +1,0 @@
-/** `m:ss` (or `h:mm:ss`) for a time in milliseconds. */
-export function formatTime(ms: number): string {
-  const total = Math.max(0, Math.floor((Number.isFinite(ms) ? ms : 0) / 1000))
-  const hours = Math.floor(total / 3600)
-  const minutes = Math.floor((total % 3600) / 60)
-  const seconds = String(total % 60).padStart(2, '0')
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`
-}
