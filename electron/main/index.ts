@@ -206,6 +206,7 @@ async function start() {
       onAction: onTrayAction,
       isWindowVisible: () => mainWindow?.isVisible() ?? false,
       isDesktopLyricsShown: () => core?.listen.desktopLyrics.isShown() ?? false,
+      language: () => core?.settings.get().language ?? 'en',
       onClick: showMainWindow,
     })
   } catch (error) {

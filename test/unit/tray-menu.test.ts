@@ -44,6 +44,23 @@ describe('tray menu', () => {
     }
   })
 
+  it('speaks the language chosen in Settings', () => {
+    const items = buildTrayMenu({ playing: true, song }, { windowVisible: true, language: 'zh-CN' })
+    expect(labels(items)).toEqual([
+      'Blue Hour — Mira Vale',
+      '---',
+      '暂停',
+      '上一首',
+      '下一首',
+      '喜欢',
+      '---',
+      '显示桌面歌词',
+      '隐藏 Cadence',
+      '退出',
+    ])
+    expect(labels(buildTrayMenu(null, { windowVisible: false, language: 'zh-CN' }))[0]).toBe('未在播放')
+  })
+
   it('writes a short tooltip', () => {
     expect(trayTooltip(null)).toBe('Cadence')
     expect(trayTooltip({ playing: true, song })).toBe('▶ Blue Hour — Mira Vale')

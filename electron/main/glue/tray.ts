@@ -1,6 +1,7 @@
 import { Menu, Tray, nativeImage } from 'electron'
 import type { MenuItemConstructorOptions } from 'electron'
 import type { PlayerState } from '@shared/ipc/contract'
+import type { Language } from '@shared/settings'
 import { buildTrayMenu, trayTooltip } from '../core'
 import type { TrayAction } from '../core'
 
@@ -9,6 +10,8 @@ export interface AppTrayOptions {
   onAction: (action: TrayAction) => void
   isWindowVisible: () => boolean
   isDesktopLyricsShown?: () => boolean
+  /** The language chosen in Settings; the tray is rebuilt when settings change. */
+  language?: () => Language
   /** Clicking the icon shows the window. */
   onClick: () => void
 }
@@ -24,6 +27,7 @@ export function createAppTray(options: AppTrayOptions) {
     const template: MenuItemConstructorOptions[] = buildTrayMenu(state, {
       windowVisible: options.isWindowVisible(),
       desktopLyrics: options.isDesktopLyricsShown?.() ?? false,
+      language: options.language?.() ?? 'en',
     }).map((item) =>
       item.type === 'separator'
         ? { type: 'separator' }

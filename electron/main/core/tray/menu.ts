@@ -1,4 +1,5 @@
 import type { PlayerCommandName, PlayerState } from '@shared/ipc/contract'
+import type { Language } from '@shared/settings'
 
 /**
  * The tray's tooltip and menu, as plain data: the glue turns it into an Electron Menu and routes
@@ -16,6 +17,38 @@ export type TrayMenuItem =
 
 const MAX_LABEL = 60
 
+/** The tray speaks the language the user chose in Settings, like the window does. */
+const LABELS = {
+  en: {
+    nothingPlaying: 'Nothing playing',
+    play: 'Play',
+    pause: 'Pause',
+    previous: 'Previous',
+    next: 'Next',
+    like: 'Like',
+    unlike: 'Unlike',
+    showDesktopLyrics: 'Show desktop lyrics',
+    hideDesktopLyrics: 'Hide desktop lyrics',
+    showWindow: 'Show Cadence',
+    hideWindow: 'Hide Cadence',
+    quit: 'Quit',
+  },
+  'zh-CN': {
+    nothingPlaying: '未在播放',
+    play: '播放',
+    pause: '暂停',
+    previous: '上一首',
+    next: '下一首',
+    like: '喜欢',
+    unlike: '取消喜欢',
+    showDesktopLyrics: '显示桌面歌词',
+    hideDesktopLyrics: '隐藏桌面歌词',
+    showWindow: '显示 Cadence',
+    hideWindow: '隐藏 Cadence',
+    quit: '退出',
+  },
+} satisfies Record<Language, Record<string, string>>
+
 function clip(text: string): string {
   const clean = text.replace(/\s+/g, ' ').trim()
   return clean.length > MAX_LABEL ? `${clean.slice(0, MAX_LABEL - 1)}…` : clean
@@ -31,43 +64,44 @@ export function trayTooltip(state: PlayerState | null): string {
 
 export function buildTrayMenu(
   state: PlayerState | null,
-  options: { windowVisible: boolean; desktopLyrics?: boolean },
+  options: { windowVisible: boolean; desktopLyrics?: boolean; language?: Language },
 ): TrayMenuItem[] {
+  const l = LABELS[options.language ?? 'en'] ?? LABELS.en
   const song = state?.song ?? null
   const hasSong = song !== null
   return [
     {
       type: 'normal',
       id: 'now-playing',
-      label: song ? clip(song.artists ? `${song.name} — ${song.artists}` : song.name) : 'Nothing playing',
+      label: song ? clip(song.artists ? `${song.name} — ${song.artists}` : song.name) : l.nothingPlaying,
       enabled: false,
     },
     { type: 'separator' },
     {
       type: 'normal',
       id: 'play-pause',
-      label: state?.playing ? 'Pause' : 'Play',
+      label: state?.playing ? l.pause : l.play,
       enabled: hasSong,
       action: { type: 'command', command: state?.playing ? 'pause' : 'play' },
     },
     {
       type: 'normal',
       id: 'previous',
-      label: 'Previous',
+      label: l.previous,
       enabled: hasSong,
       action: { type: 'command', command: 'previous' },
     },
     {
       type: 'normal',
       id: 'next',
-      label: 'Next',
+      label: l.next,
       enabled: hasSong,
       action: { type: 'command', command: 'next' },
     },
     {
       type: 'normal',
       id: 'like',
-      label: song?.liked ? 'Unlike' : 'Like',
+      label: song?.liked ? l.unlike : l.like,
       enabled: hasSong,
       action: { type: 'command', command: song?.liked ? 'unlike' : 'like' },
     },
@@ -75,17 +109,17 @@ export function buildTrayMenu(
     {
       type: 'normal',
       id: 'desktop-lyrics',
-      label: options.desktopLyrics ? 'Hide desktop lyrics' : 'Show desktop lyrics',
+      label: options.desktopLyrics ? l.hideDesktopLyrics : l.showDesktopLyrics,
       enabled: true,
       action: { type: 'toggle-desktop-lyrics' },
     },
     {
       type: 'normal',
       id: 'toggle-window',
-      label: options.windowVisible ? 'Hide Cadence' : 'Show Cadence',
+      label: options.windowVisible ? l.hideWindow : l.showWindow,
       enabled: true,
       action: { type: 'toggle-window' },
     },
-    { type: 'normal', id: 'quit', label: 'Quit', enabled: true, action: { type: 'quit' } },
+    { type: 'normal', id: 'quit', label: l.quit, enabled: true, action: { type: 'quit' } },
   ]
 }
