@@ -8,6 +8,7 @@ import type { DataSourceHandle } from '@server/index'
 import { RESULTS_DIR, startApp } from './harness'
 import type { App } from './harness'
 import { shootBothThemes } from './ui-shots'
+import { LOGIN_WINDOW_CONTENT } from '@main/core/app/window-state'
 import { OWNER_PASSPHRASE } from '../support/phone'
 import * as phone from '../support/phone'
 
@@ -51,6 +52,14 @@ describe('QR login view', () => {
     await expect
       .poll(() => login.getByTestId('qr-status').textContent(), { timeout: 10_000 })
       .toContain('confirm on your phone')
+    // The login window's page size: the scanned card fits it whole, nothing scrolls or is cut off.
+    await login.setViewportSize({ ...LOGIN_WINDOW_CONTENT })
+    const fit = await login.evaluate(() => ({
+      bottom: document.querySelector('[data-testid="qr-panel"]')!.getBoundingClientRect().bottom,
+      scroll: document.documentElement.scrollHeight,
+    }))
+    expect(fit.bottom).toBeLessThanOrEqual(LOGIN_WINDOW_CONTENT.height)
+    expect(fit.scroll).toBeLessThanOrEqual(LOGIN_WINDOW_CONTENT.height)
     await login.setViewportSize({ width: 520, height: 560 })
     await login.screenshot({ path: join(RESULTS_DIR, 'ui-login-scanned.png') })
     const confirm = await phone.confirmOnPhone(qrurl)

@@ -86,7 +86,7 @@ describe('createLoginWindow', () => {
     createLoginWindow({ preloadPath: '/p.cjs', isAppUrl: () => true, load: async () => {} })
     createMainWindow({ preloadPath: '/p.cjs', isAppUrl: () => true, load: async () => {} })
     const [login, main] = created
-    expect(login.options).toMatchObject({ width: 400, height: 560, resizable: false })
+    expect(login.options).toMatchObject({ width: 400, height: 620, useContentSize: true, resizable: false })
     expect(login.options.webPreferences).toEqual(secureWebPreferences('/p.cjs'))
     expect(main.options.webPreferences).toEqual(secureWebPreferences('/p.cjs'))
     expect(login.contents.openHandler!({ url: 'https://x.example/' })).toEqual({ action: 'deny' })

@@ -1,5 +1,6 @@
 import { BrowserWindow, shell } from 'electron'
 import type { BrowserWindowConstructorOptions, Session, WebContents } from 'electron'
+import { LOGIN_WINDOW_CONTENT } from '../core'
 
 /** Every window is sandboxed and isolated; only our preload talks to main. */
 export function secureWebPreferences(preloadPath: string): BrowserWindowConstructorOptions['webPreferences'] {
@@ -103,8 +104,11 @@ export interface LoginWindowOptions {
 /** The small QR login window: same secure preferences as the main window. */
 export function createLoginWindow(options: LoginWindowOptions): BrowserWindow {
   const window = new BrowserWindow({
-    width: 400,
-    height: 560,
+    // The size of the page, not of the frame around it: with the OS title bar counted in, the scanned
+    // state's card was cut off at the bottom.
+    useContentSize: true,
+    width: LOGIN_WINDOW_CONTENT.width,
+    height: LOGIN_WINDOW_CONTENT.height,
     resizable: false,
     minimizable: false,
     maximizable: false,

@@ -18,6 +18,9 @@ export interface WindowState {
 }
 
 export const DEFAULT_WINDOW: WindowState = { width: 1200, height: 780, maximized: false }
+
+/** The login page's size (content, not frame): the QR card fits it in every state, scanned included. */
+export const LOGIN_WINDOW_CONTENT = { width: 400, height: 620 } as const
 const MIN = { width: 720, height: 480 }
 const MAX_SIDE = 16384
 
