@@ -23,6 +23,33 @@ describe('Settings', () => {
     await shootBothThemes(app, 'ui-settings')
   })
 
+  it('moves focus through every switch with Tab without scrolling the layout', async () => {
+    const page = app.page
+    // A small window, where the switches lie below the fold of the settings' own scroller.
+    await page.setViewportSize({ width: 900, height: 560 })
+    await page.getByTestId('nav-settings').click()
+    await page.getByRole('switch').first().waitFor({ state: 'attached' })
+    await page.getByTestId('nav-settings').focus()
+    let switches = 0
+    const shifted: string[] = []
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab')
+      const step = await page.evaluate(() => ({
+        onSwitch: document.activeElement?.getAttribute('role') === 'switch',
+        // Only a scroller (overflow auto or scroll) may move to show the focused control; the page and
+        // the elements that clip (the app frame) must not be scrolled by the browser's focus handling.
+        shifted: [...document.querySelectorAll('*')]
+          .filter((e) => e.scrollTop > 0 && !['auto', 'scroll'].includes(getComputedStyle(e).overflowY))
+          .map((e) => `${e.tagName.toLowerCase()} ${e.scrollTop}px`),
+      }))
+      if (step.onSwitch) switches++
+      shifted.push(...step.shifted)
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
+    expect(switches).toBeGreaterThan(2)
+    expect(shifted).toEqual([])
+  })
+
   it('switches the theme live, system following prefers-color-scheme', async () => {
     const page = app.page
     await page.getByRole('radio', { name: 'Dark' }).check({ force: true })
