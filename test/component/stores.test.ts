@@ -7,7 +7,6 @@ import { useHomeStore } from '@renderer/stores/home'
 import { LIBRARY_PAGE_SIZE, useLibraryStore } from '@renderer/stores/library'
 import { useLikesStore } from '@renderer/stores/likes'
 import { useNotificationsStore } from '@renderer/stores/notifications'
-import { shuffled } from '@renderer/composables/play'
 import { song } from './support'
 
 const invoke = vi.fn()
@@ -99,12 +98,5 @@ describe('stores', () => {
     vi.advanceTimersByTime(6000)
     expect(notifications.items).toHaveLength(0)
     vi.useRealTimers()
-  })
-
-  it('shuffle keeps every song exactly once', () => {
-    const list = Array.from({ length: 50 }, (_, i) => i)
-    const out = shuffled(list)
-    expect(out).not.toBe(list)
-    expect([...out].sort((a, b) => a - b)).toEqual(list)
   })
 })

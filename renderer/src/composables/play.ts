@@ -1,16 +1,6 @@
 import type { Song } from '@shared/api/models'
 import { usePlayerStore } from '@renderer/stores/player'
 
-/** A shuffled copy (Fisher–Yates); the original list keeps its order. */
-export function shuffled<T>(list: readonly T[], random: () => number = Math.random): T[] {
-  const copy = [...list]
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1))
-    ;[copy[i], copy[j]] = [copy[j], copy[i]]
-  }
-  return copy
-}
-
 /** Play all and Shuffle for a list: unplayable songs are left out of the queue. */
 export function usePlaySongs() {
   const player = usePlayerStore()
