@@ -144,7 +144,15 @@ async function start() {
   const builtinPassphrase = randomBytes(24).toString('base64url')
   // Closes at quit or with the main window are not the user turning the desktop lyrics off.
   let quitting = false
-  app.on('before-quit', () => (quitting = true))
+  // The first quit waits (briefly) for the renderer to save the queue and position, then quits for real.
+  let sessionSavedForQuit = false
+  app.on('before-quit', (event) => {
+    quitting = true
+    if (sessionSavedForQuit || !core) return
+    event.preventDefault()
+    sessionSavedForQuit = true
+    void core.beforeQuit().finally(() => app.quit())
+  })
   listenPorts = createListenPorts({
     preloadPath,
     isAppUrl,

@@ -68,6 +68,8 @@ export const PLAYER_COMMANDS = [
   'stop',
   'like',
   'unlike',
+  /** Main is about to quit: save the session (queue, position) now. */
+  'save-session',
 ] as const
 export type PlayerCommandName = (typeof PLAYER_COMMANDS)[number]
 export interface PlayerCommand {

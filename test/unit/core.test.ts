@@ -246,6 +246,36 @@ describe('createCore', () => {
     expect(t.last('player:command')).toEqual({ command: 'next' })
   })
 
+  it('before quitting, asks the renderer to save the session and waits for the save, or not for long', async () => {
+    const t = await setup()
+    // Nothing in the player: nothing to wait for.
+    await t.core.beforeQuit(60_000)
+    expect(t.last('player:command')).toBeUndefined()
+
+    await t.value('player:report-state', {
+      playing: true,
+      song: { id: 1, name: 'A', artists: 'B', liked: false },
+    })
+    let done = false
+    const quit = t.core.beforeQuit(60_000).then(() => (done = true))
+    expect(t.last('player:command')).toEqual({ command: 'save-session' })
+    await Promise.resolve()
+    expect(done).toBe(false)
+    const session = { version: 1, queue: { items: [1] }, positionMs: 61_000, volume: 1, muted: false }
+    await t.value('player:save-session', session)
+    await quit
+    expect(done).toBe(true)
+
+    vi.useFakeTimers()
+    try {
+      const unanswered = t.core.beforeQuit(1500)
+      vi.advanceTimersByTime(1500)
+      await unanswered
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('opens only http(s) addresses in the system browser', async () => {
     const t = await setup()
     await t.value('app:open-external', { url: 'https://example.com/help' })

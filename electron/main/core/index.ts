@@ -67,6 +67,9 @@ export interface CoreDeps {
 
 export type Core = ReturnType<typeof createCore>
 
+/** How long a quit waits for the renderer to save the player's session. */
+export const QUIT_SAVE_TIMEOUT_MS = 1500
+
 const renderQrDefault = (text: string) =>
   QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
 
@@ -147,6 +150,8 @@ export function createCore(deps: CoreDeps) {
   }
 
   let playerState: PlayerState | null = null
+  /** Set while `beforeQuit` waits for the renderer's save. */
+  let sessionSaved: (() => void) | undefined
   const emitSources = () => events.emit('sources:changed', registry.list())
 
   const activate = (id: string) => {
@@ -182,6 +187,7 @@ export function createCore(deps: CoreDeps) {
         playerState = state
         deps.onPlayerState?.(state)
       },
+      onSessionSaved: () => sessionSaved?.(),
     }),
     ...createAuthHandlers(auth),
     ...createSourcesHandlers({
@@ -238,6 +244,24 @@ export function createCore(deps: CoreDeps) {
     /** From the tray or a media key. */
     playerCommand(command: PlayerCommandName) {
       events.emit('player:command', { command })
+    },
+    /**
+     * Before quitting: asks the renderer to save the player's session (its periodic save may be seconds
+     * old, and a save from a closing page may never arrive) and resolves once it did, or after
+     * `timeoutMs` when the page does not answer. At once when nothing is in the player.
+     */
+    beforeQuit(timeoutMs = QUIT_SAVE_TIMEOUT_MS): Promise<void> {
+      if (!playerState?.song) return Promise.resolve()
+      return new Promise<void>((done) => {
+        const finish = () => {
+          clearTimeout(timer)
+          if (sessionSaved === finish) sessionSaved = undefined
+          done()
+        }
+        const timer = setTimeout(finish, timeoutMs)
+        sessionSaved = finish
+        events.emit('player:command', { command: 'save-session' })
+      })
     },
     playerState: () => playerState,
     /** Desktop lyrics, mini player and track notifications (tray and shortcut toggle them). */

@@ -17,6 +17,8 @@ export function createPlayerHandlers(deps: {
   activeSourceId: () => string
   store: KeyValueStore
   onState: (state: PlayerState) => void
+  /** A session was saved (the quit sequence waits for one). */
+  onSessionSaved?: () => void
 }): Pick<Handlers, PlayerChannels> {
   return {
     // Never cached: the media URL in `meta.url` expires.
@@ -31,6 +33,7 @@ export function createPlayerHandlers(deps: {
         })
       }
       deps.store.set(sessionKey(deps.activeSourceId()), text)
+      deps.onSessionSaved?.()
     },
     'player:load-session': (): PlayerSession | null => {
       const text = deps.store.get<unknown>(sessionKey(deps.activeSourceId()))

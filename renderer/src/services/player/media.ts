@@ -32,6 +32,7 @@ export interface MediaPlayer {
   previous(): unknown
   seek(ms: number): unknown
   setLiked(like: boolean): unknown
+  saveSession(): unknown
 }
 
 /** Runs a command from main (tray, media keys). */
@@ -53,6 +54,8 @@ export function runCommand(player: MediaPlayer, name: PlayerCommandName): unknow
       return player.setLiked(true)
     case 'unlike':
       return player.setLiked(false)
+    case 'save-session':
+      return player.saveSession()
   }
 }
 
