@@ -47,6 +47,8 @@ export interface StandInApp {
   send(command: { type: string; id?: string }): void
   /** The main window's page, once it has loaded the renderer. */
   mainPage(): Promise<Page>
+  /** The QR login window's page, once it is open. */
+  loginPage(timeoutMs?: number): Promise<Page>
   /** Resolves with the exit code when the process has ended. */
   exited: Promise<number | null>
   output(): string
@@ -103,6 +105,19 @@ export async function launchApp(options: LaunchOptions = {}): Promise<StandInApp
     })
 
   let browser: Browser | undefined
+  /** The page of an open window whose URL `accept` takes (windows are pages of the stand-in's Chromium). */
+  const findPage = async (accept: (url: string) => boolean): Promise<Page> => {
+    const { data } = await waitFor('devtools')
+    browser ??= await chromium.connectOverCDP(`http://127.0.0.1:${(data as { port: number }).port}`)
+    for (;;) {
+      const page = browser
+        .contexts()
+        .flatMap((context) => context.pages())
+        .find((candidate) => !candidate.isClosed() && accept(candidate.url()))
+      if (page) return page
+      await new Promise((wake) => setTimeout(wake, 50))
+    }
+  }
   const app: StandInApp = {
     child,
     home,
@@ -116,17 +131,12 @@ export async function launchApp(options: LaunchOptions = {}): Promise<StandInApp
     output: () => output,
     exited,
     async mainPage() {
-      const { data } = await waitFor('devtools')
-      browser ??= await chromium.connectOverCDP(`http://127.0.0.1:${(data as { port: number }).port}`)
       await waitFor('window-loaded', (d) => !String((d as { url: string }).url).includes('#/login'))
-      for (;;) {
-        const page = browser
-          .contexts()
-          .flatMap((context) => context.pages())
-          .find((candidate) => candidate.url().includes('index.html') && !candidate.url().includes('#/login'))
-        if (page) return page
-        await new Promise((wake) => setTimeout(wake, 50))
-      }
+      return findPage((url) => url.includes('index.html') && !url.includes('#/login'))
+    },
+    async loginPage(timeoutMs = 15_000) {
+      await waitFor('window-loaded', (d) => String((d as { url: string }).url).includes('#/login'), timeoutMs)
+      return findPage((url) => url.includes('#/login'))
     },
     async quit() {
       app.send({ type: 'quit' })

@@ -23,10 +23,16 @@ export type FaultMode =
   | 'garbage-envelope'
   /** Closes the socket without answering. */
   | 'reset'
+  /** The data source's own refusal: HTTP 200 with the envelope `{ code: -1, message }`, as real servers do. */
+  | { refuse: string }
 
 export interface FaultProxy {
   url: string
-  /** Sets the mode for one path (`/playlist/recommend`), or for every path without its own with `*`. */
+  /**
+   * Sets the mode for one path (`/playlist/recommend`), for one path with a query parameter
+   * (`/song/url?id=7`: any request to the path carrying that value), or for every path without its own
+   * with `*`.
+   */
   set(path: string, mode: FaultMode): void
   /** Back to passing everything. */
   clear(): void
@@ -48,7 +54,15 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const hits = new Map<string, number>()
   const sockets = new Set<Socket>()
 
-  const modeFor = (path: string): FaultMode => modes.get(path) ?? modes.get('*') ?? 'pass'
+  const modeFor = (url: URL): FaultMode => {
+    for (const [key, mode] of modes) {
+      const [path, query] = key.split('?')
+      if (!query || path !== url.pathname) continue
+      const wanted = new URLSearchParams(query)
+      if ([...wanted].every(([name, value]) => url.searchParams.get(name) === value)) return mode
+    }
+    return modes.get(url.pathname) ?? modes.get('*') ?? 'pass'
+  }
 
   /** Forwards the request; `onBody` gets the whole answer instead of streaming it through. */
   function forward(
@@ -80,10 +94,15 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   }
 
   function handle(req: IncomingMessage, res: ServerResponse) {
-    const path = new URL(req.url ?? '/', 'http://proxy').pathname
+    const url = new URL(req.url ?? '/', 'http://proxy')
+    const path = url.pathname
     hits.set(path, (hits.get(path) ?? 0) + 1)
-    const mode = modeFor(path)
+    const mode = modeFor(url)
     if (mode === 'pass') return forward(req, res)
+    if (typeof mode === 'object' && 'refuse' in mode) {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      return void res.end(JSON.stringify({ code: -1, message: mode.refuse, data: null }))
+    }
     if (typeof mode === 'object') {
       const timer = setTimeout(() => forward(req, res), mode.delay)
       res.on('close', () => clearTimeout(timer))
