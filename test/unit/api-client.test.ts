@@ -349,4 +349,31 @@ describe('createApiClient reads during a like', () => {
       await server.close()
     }
   })
+
+  it('does not cache an answer to a read that began before the like: the next read asks again', async () => {
+    const liked = new Set<string>()
+    let detailReads = 0
+    const server = await startFixtureServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x')
+      if (url.pathname === '/song/like') {
+        liked.add(url.searchParams.get('id')!)
+        return json(res, ok({ id: Number(url.searchParams.get('id')), like: true, playlist: 9 }))
+      }
+      detailReads++
+      const songs = [...liked].map((id) => ({ id: Number(id), name: `s${id}` }))
+      // A slow read: the like below starts and finishes while it is in flight.
+      setTimeout(() => json(res, ok({ id: 9, name: 'Liked songs', songs })), 150)
+    })
+    try {
+      const api = createApiClient({ baseUrl: server.url, getCredential: () => 'c' })
+      const early = api.playlistDetail(9)
+      await new Promise((wake) => setTimeout(wake, 30))
+      await api.likeSong(5, true)
+      expect((await early).songs).toEqual([])
+      expect((await api.playlistDetail(9)).songs?.map((s) => s.id)).toEqual([5])
+      expect(detailReads).toBe(2)
+    } finally {
+      await server.close()
+    }
+  })
 })

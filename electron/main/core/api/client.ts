@@ -128,6 +128,12 @@ export function createApiClient(options: ApiClientOptions) {
   const retryDelayMs = options.retryDelayMs ?? 300
   const now = options.now ?? Date.now
   const cache = new Map<string, { at: number; value: unknown }>()
+  /** Bumped by every clear: an answer to a read started before a clear (a like) is not cached after it. */
+  let cacheGeneration = 0
+  const clearCache = () => {
+    cacheGeneration++
+    cache.clear()
+  }
   let searchController: AbortController | undefined
 
   interface Call<T extends z.ZodType> {
@@ -157,12 +163,14 @@ export function createApiClient(options: ApiClientOptions) {
       if (hit && now() - hit.at < cacheTtlMs) return hit.value as z.output<T>
     }
 
+    const generation = cacheGeneration
     const attempts = method === 'GET' ? 2 : 1
     let lastError: DataSourceError | undefined
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
         const value = await send(method, url, credential, call)
-        if (call.cache && cacheTtlMs > 0) cache.set(cacheKey, { at: now(), value })
+        if (call.cache && cacheTtlMs > 0 && generation === cacheGeneration)
+          cache.set(cacheKey, { at: now(), value })
         return value
       } catch (error) {
         lastError = error as DataSourceError
@@ -302,7 +310,7 @@ export function createApiClient(options: ApiClientOptions) {
   return {
     baseUrl,
     /** Forget cached browse answers (after login, logout or a like). */
-    clearCache: () => cache.clear(),
+    clearCache,
 
     qrKey: (o: RequestOptions = {}) => request({ path: '/connect/qr/key', schema: qrKeySchema, ...o }),
     qrCreate: (key: string, qrimg = true, o: RequestOptions = {}) =>
@@ -340,7 +348,7 @@ export function createApiClient(options: ApiClientOptions) {
         schema: likeResultSchema,
         ...o,
       }).finally(() => {
-        cache.clear()
+        clearCache()
         writes.delete(write)
       })
       writes.add(write)
