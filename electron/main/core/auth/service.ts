@@ -47,10 +47,22 @@ export interface AuthServiceDeps {
 
 export type AuthService = ReturnType<typeof createAuthService>
 
+/** When a call was sent, on the service's clock, and whether it carried a credential. */
+export interface CallMark {
+  at: number
+  withCredential: boolean
+}
+
 export function createAuthService(deps: AuthServiceDeps) {
   const { vault, events, log } = deps
   const states = new Map<string, SourceAuth>()
   const checks = new Map<string, Promise<AuthState>>()
+  /**
+   * A clock that orders calls and login checks: a check that started after a call was sent already answers
+   * "was that the login?" for it, so a burst of failures costs one `/connect/status` at most.
+   */
+  let clock = 0
+  const lastCheck = new Map<string, { startedAt: number; done: Promise<AuthState> }>()
   let flow: { sourceId: string; flow: QrFlow } | undefined
   let lastQr: QrEvent | null = null
 
@@ -178,7 +190,38 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (running) return running
       const promise = runCheck(sourceId).finally(() => checks.delete(sourceId))
       checks.set(sourceId, promise)
+      lastCheck.set(sourceId, { startedAt: ++clock, done: promise })
       return promise
+    },
+    /** Marks a call as sent (and whether it carried a credential); `settle` takes the mark back. */
+    callStarted: (sourceId: string): CallMark => ({ at: ++clock, withCredential: vault.has(sourceId) }),
+    /**
+     * A call failed: the error to report. Real servers answer a forgotten session with a generic `-1` or
+     * an HTTP 5xx, not 401, so when a call sent with a credential fails that way, `/connect/status` is
+     * asked (one check for every call in flight; none when a check began after the call was sent). If the
+     * login is gone, the credential is cleared (`auth:changed` says `expired`) and the failure is reported
+     * as `unauthorized`; otherwise the original error stands.
+     */
+    async settle(sourceId: string, error: unknown, sent: CallMark): Promise<unknown> {
+      if (!(error instanceof DataSourceError)) return error
+      if (error.kind === 'unauthorized') {
+        void service.handleUnauthorized(sourceId, error).catch(() => {})
+        return error
+      }
+      if (!couldMeanSignedOut(error) || !sent.withCredential) return error
+      const recent = lastCheck.get(sourceId)
+      const after = await (
+        recent && recent.startedAt > sent.at ? recent.done : service.check(sourceId)
+      ).catch(() => undefined)
+      if (!after || after.status === 'signed-in' || after.status === 'unknown') return error
+      log.info('a failed call turned out to be an expired login', { endpoint: error.endpoint })
+      return new DataSourceError({
+        kind: 'unauthorized',
+        endpoint: error.endpoint,
+        status: error.status,
+        code: error.code,
+        message: 'You are signed out of this data source. Please log in again.',
+      })
     },
     /** Any call answered `unauthorized`: confirm with `/connect/status`, then forget the login. */
     async handleUnauthorized(sourceId: string, error: DataSourceError): Promise<void> {
@@ -268,6 +311,17 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
   }
   return service
+}
+
+/**
+ * Failures that real servers give for a forgotten session: an error envelope (NeteaseMusicAdapter's
+ * `-1 服务器内部错误`, QMusicAdapter's `-1 搜索失败…`) or an HTTP 5xx. Not network trouble, timeouts or
+ * unusable answers, and not `/connect/status` itself (its answer already decides).
+ */
+function couldMeanSignedOut(error: DataSourceError): boolean {
+  if (error.endpoint === '/connect/status') return false
+  if (error.kind === 'api') return true
+  return error.kind === 'http' && (error.status ?? 0) >= 500
 }
 
 function describe(error: unknown): string {
