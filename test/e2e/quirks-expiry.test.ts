@@ -33,7 +33,8 @@ describe.each<QuirkProfile>(['netease', 'qq'])('expired login on a %s-like data 
       demo: 80,
       ownerName: 'Quirk Owner',
     })
-    proxy = await startQuirkProxy(server.url, profile)
+    // NeteaseMusicAdapter reads the user's liked songs by uid for every song detail.
+    proxy = await startQuirkProxy(server.url, profile, { requireUid: profile === 'netease' })
     app = await startApp({ sourceUrl: proxy.url })
   })
   afterAll(async () => {
@@ -55,6 +56,21 @@ describe.each<QuirkProfile>(['netease', 'qq'])('expired login on a %s-like data 
       .poll(() => app.page.getByTestId('sidebar-account').textContent(), { timeout: 15_000 })
       .toContain('Quirk Owner')
     await expect.poll(() => app.loginPage(), { timeout: 10_000 }).toBeUndefined()
+  }
+
+  if (profile === 'netease') {
+    it('says plainly that this server plays only for signed-in users when playing signed out', async () => {
+      const page = app.page
+      const row = page.getByTestId('home-songs').getByTestId('song-row').first()
+      await row.waitFor()
+      await row.getByTestId('song-name').dblclick()
+      const notice = page.getByTestId('player-notice')
+      await notice.waitFor({ timeout: 10_000 })
+      expect(await notice.textContent()).toContain('This data source plays songs only for signed-in users')
+      expect(await page.locator('body').textContent()).not.toContain('服务器内部错误')
+      await app.screenshot(`quirks-${profile}-play-signed-out`)
+      await notice.getByRole('button').click()
+    })
   }
 
   it('logs in through the QR window', async () => {
