@@ -10,6 +10,7 @@ import type { EventMap, EventName, IpcResult } from '@shared/ipc/contract'
 import { createTestCipher } from '../support/test-cipher'
 import { OWNER_PASSPHRASE } from '../support/phone'
 import * as phone from '../support/phone'
+import { startFaultProxy } from '../support/fault-proxy'
 import { startQuirkProxy } from '../support/quirk-proxy'
 import type { QuirkProfile, QuirkProxy } from '../support/quirk-proxy'
 
@@ -35,9 +36,12 @@ describe('the core notices an expired login on servers that never answer 401', (
     await rm(dataDir, { recursive: true, force: true })
   })
 
-  async function appOn(profile: QuirkProfile, options: { requireUid?: boolean } = {}) {
+  async function appOn(profile: QuirkProfile, options: { requireUid?: boolean; faults?: boolean } = {}) {
     const proxy = await startQuirkProxy(server.url, profile, options)
     closers.push(() => proxy.close())
+    // Optionally a misbehaving proxy in front (an outage: HTML 502 pages).
+    const faults = options.faults ? await startFaultProxy(proxy.url) : undefined
+    if (faults) closers.push(() => faults.close())
     const store = createMemoryStore()
     const core = createCore({
       store,
@@ -52,10 +56,12 @@ describe('the core notices an expired login on servers that never answer 401', (
       events.filter(([e]) => e === name).at(-1)?.[1] as EventMap[E] | undefined
     const invoke = (channel: string, args?: unknown) =>
       core.router.invoke(channel, args, APP) as Promise<IpcResult>
-    const added = (await invoke('sources:add', { url: proxy.url })) as IpcResult<{ id: string }>
+    const added = (await invoke('sources:add', { url: faults?.url ?? proxy.url })) as IpcResult<{
+      id: string
+    }>
     if (!added.ok) throw new Error(added.error.message)
     await invoke('sources:activate', { id: added.value.id })
-    return { proxy, core, store, last, invoke }
+    return { proxy, faults, core, store, events, last, invoke }
   }
 
   async function logIn(app: {
@@ -123,6 +129,22 @@ describe('the core notices an expired login on servers that never answer 401', (
     expect(failure.kind).not.toBe('unauthorized')
     expect(statusChecks(app.proxy) - checksBefore).toBe(1)
     expect(app.core.auth.state().status).toBe('signed-in')
+  }, 30_000)
+
+  it('never takes an outage for a logout: the check fails too, and the login and its state stay', async () => {
+    const app = await appOn('qq', { faults: true })
+    await logIn(app)
+    const changes = app.events.filter(([e]) => e === 'auth:changed').length
+    app.faults!.set('*', 'html-502')
+    const failure = errorOf(await app.invoke('catalog:search', { keywords: 'a', limit: 3 }))
+    expect(failure).toMatchObject({ kind: 'http', status: 502 })
+    // The check was asked (and failed with the same 502) …
+    expect(app.faults!.hits.get('/connect/status') ?? 0).toBeGreaterThanOrEqual(2)
+    // … and nothing about the login changed.
+    expect(app.events.filter(([e]) => e === 'auth:changed').length).toBe(changes)
+    expect(app.core.auth.state().status).toBe('signed-in')
+    app.faults!.clear()
+    expect((await app.invoke('catalog:search', { keywords: 'a', limit: 3 })).ok).toBe(true)
   }, 30_000)
 
   it('says that a server wanting uid plays only for signed-in users when playing signed out', async () => {

@@ -62,7 +62,8 @@ export function createAuthService(deps: AuthServiceDeps) {
    * "was that the login?" for it, so a burst of failures costs one `/connect/status` at most.
    */
   let clock = 0
-  const lastCheck = new Map<string, { startedAt: number; done: Promise<AuthState> }>()
+  const confirms = new Map<string, Promise<boolean>>()
+  const lastConfirm = new Map<string, { startedAt: number; done: Promise<boolean> }>()
   let flow: { sourceId: string; flow: QrFlow } | undefined
   let lastQr: QrEvent | null = null
 
@@ -132,6 +133,43 @@ export function createAuthService(deps: AuthServiceDeps) {
     return state(sourceId)
   }
 
+  /** The data source said the login is gone: forget it and say so. */
+  const expire = (sourceId: string) => {
+    log.info('the login has expired', { sourceId })
+    vault.clear(sourceId)
+    deps.client(sourceId)?.clearCache()
+    set(sourceId, { status: 'expired', user: null })
+  }
+
+  /**
+   * Asks `/connect/status` whether the login is gone, one question per source at a time. Only a clear
+   * "signed out" counts (and expires the login); an unreachable or failing server leaves everything as is,
+   * so an outage never looks like a logout.
+   */
+  const confirmGone = (sourceId: string): Promise<boolean> => {
+    const running = confirms.get(sourceId)
+    if (running) return running
+    const done = (async () => {
+      const client = deps.client(sourceId)
+      if (!vault.has(sourceId)) return true
+      if (!client) return false
+      try {
+        await client.loginStatus()
+        return false
+      } catch (error) {
+        if (!(error instanceof DataSourceError) || error.kind !== 'unauthorized') return false
+        if (vault.has(sourceId)) expire(sourceId)
+        if (sourceId === BUILTIN_ID && deps.autoSignInBuiltin !== false && !builtinSignedOut()) {
+          void service.check(sourceId)
+        }
+        return true
+      }
+    })().finally(() => confirms.delete(sourceId))
+    confirms.set(sourceId, done)
+    lastConfirm.set(sourceId, { startedAt: ++clock, done })
+    return done
+  }
+
   const runCheck = async (sourceId: string): Promise<AuthState> => {
     const client = deps.client(sourceId)
     if (!client) {
@@ -157,10 +195,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       set(sourceId, { status: 'signed-in', user })
     } catch (error) {
       if (error instanceof DataSourceError && error.kind === 'unauthorized') {
-        log.info('the login has expired', { sourceId })
-        vault.clear(sourceId)
-        client.clearCache()
-        set(sourceId, { status: 'expired', user: null })
+        expire(sourceId)
         if (canAutoSignIn) {
           try {
             return await autoSignIn(sourceId)
@@ -190,7 +225,6 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (running) return running
       const promise = runCheck(sourceId).finally(() => checks.delete(sourceId))
       checks.set(sourceId, promise)
-      lastCheck.set(sourceId, { startedAt: ++clock, done: promise })
       return promise
     },
     /** Marks a call as sent (and whether it carried a credential); `settle` takes the mark back. */
@@ -198,9 +232,10 @@ export function createAuthService(deps: AuthServiceDeps) {
     /**
      * A call failed: the error to report. Real servers answer a forgotten session with a generic `-1` or
      * an HTTP 5xx, not 401, so when a call sent with a credential fails that way, `/connect/status` is
-     * asked (one check for every call in flight; none when a check began after the call was sent). If the
+     * asked (one question for every call in flight; none when one began after the call was sent). If the
      * login is gone, the credential is cleared (`auth:changed` says `expired`) and the failure is reported
-     * as `unauthorized`; otherwise the original error stands.
+     * as `unauthorized`; otherwise, or if that question fails too, the original error stands and the
+     * auth state is untouched.
      */
     async settle(sourceId: string, error: unknown, sent: CallMark): Promise<unknown> {
       if (!(error instanceof DataSourceError)) return error
@@ -209,11 +244,9 @@ export function createAuthService(deps: AuthServiceDeps) {
         return error
       }
       if (!couldMeanSignedOut(error) || !sent.withCredential) return error
-      const recent = lastCheck.get(sourceId)
-      const after = await (
-        recent && recent.startedAt > sent.at ? recent.done : service.check(sourceId)
-      ).catch(() => undefined)
-      if (!after || after.status === 'signed-in' || after.status === 'unknown') return error
+      const recent = lastConfirm.get(sourceId)
+      const gone = await (recent && recent.startedAt > sent.at ? recent.done : confirmGone(sourceId))
+      if (!gone) return error
       log.info('a failed call turned out to be an expired login', { endpoint: error.endpoint })
       return new DataSourceError({
         kind: 'unauthorized',
