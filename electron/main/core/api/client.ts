@@ -40,7 +40,7 @@ export interface RequestOptions {
 
 /**
  * The largest JSON answer read, in bytes. The body is streamed and reading stops as soon as it passes this,
- * so a hostile or broken server cannot fill memory; a 10,000-song playlist is about 5 MB.
+ * so a hostile or broken server cannot fill memory; a 10,000-song playlist is a few MB.
  */
 export const MAX_JSON_BYTES = 16 * 1024 * 1024
 /** Same-origin redirects followed before giving up; another origin is never followed. */
