@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import { benchApp } from './app'
+import { benchClient } from './client'
 import { benchLoad } from './load'
 import { benchLyrics } from './lyrics'
 import { benchPlayback } from './playback'
@@ -20,6 +21,7 @@ const ROOT = resolve(import.meta.dirname, '../..')
 const suites: Array<[string, () => Promise<Figure[]>]> = [
   ['server', benchServer],
   ['load', benchLoad],
+  ['client', benchClient],
   ['app', benchApp],
   ['ui', benchUi],
   ['playback', benchPlayback],

@@ -207,6 +207,21 @@ describe('startQrFlow', () => {
     t.flow.cancel()
   })
 
+  it('stops at once, without asking again, when the data source sends an unusable answer', async () => {
+    const tooLarge = new DataSourceError({
+      kind: 'invalid-response',
+      endpoint: '/connect/qr/check',
+      message: 'The answer is too large (more than 16 MB sent; at most 16 MB is read)',
+    })
+    const t = setup({ checks: [tooLarge] })
+    await vi.advanceTimersByTimeAsync(INTERVAL)
+    expect(await t.flow.done).toBe('error')
+    expect(t.events.at(-1)).toMatchObject({ phase: 'error', error: { kind: 'invalid-response' } })
+    await vi.advanceTimersByTimeAsync(120_000)
+    expect(t.api.qrCheck).toHaveBeenCalledTimes(1)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
   it('ends with an error when the credential is refused at /connect/status', async () => {
     const t = setup({ checks: [{ status: 2, cookie: 'BAD' }] })
     t.authorise.mockRejectedValueOnce(

@@ -139,13 +139,12 @@ export function createCore(deps: CoreDeps) {
             : 'The data source is not available',
       })
     }
+    const sent = auth.callStarted(source.id)
     try {
       return await run(api, source.id)
     } catch (error) {
-      if (error instanceof DataSourceError && error.kind === 'unauthorized') {
-        void auth.handleUnauthorized(source.id, error).catch(() => {})
-      }
-      throw error
+      // An error that may mean "logged out" is checked with /connect/status and may become `unauthorized`.
+      throw await auth.settle(source.id, error, sent)
     }
   }
 

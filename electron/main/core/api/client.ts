@@ -38,23 +38,39 @@ export interface RequestOptions {
   signal?: AbortSignal
 }
 
-const MAX_BODY_CHARS = 64 * 1024 * 1024
+/**
+ * The largest JSON answer read, in bytes. The body is streamed and reading stops as soon as it passes this,
+ * so a hostile or broken server cannot fill memory; a 10,000-song playlist is a few MB.
+ */
+export const MAX_JSON_BYTES = 16 * 1024 * 1024
+/** Same-origin redirects followed before giving up; another origin is never followed. */
+export const MAX_REDIRECTS = 3
 /**
  * Deeper answers are refused: JSON.parse copes with any depth, but structured clone (Electron IPC) and
  * JSON.stringify overflow the stack at a few thousand levels. Real answers nest about ten levels.
  */
 const MAX_NESTING = 100
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 const SUCCESS_CODES = new Set([0, 200])
+
+/**
+ * Long lists are checked in slices with a turn of the event loop between them, so a big answer (a
+ * 10,000-song playlist) never holds the main process for the whole check in one piece.
+ */
+const SLICE = 500
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /** Items that fail their schema are dropped, so one bad entry never blanks a whole list. */
 function tolerantList<T extends z.ZodType>(item: T) {
   return z
     .array(z.unknown())
     .nullish()
-    .transform((values) => {
+    .transform(async (values) => {
       const out: z.output<T>[] = []
-      for (const value of values ?? []) {
-        const parsed = item.safeParse(value)
+      const list = values ?? []
+      for (let i = 0; i < list.length; i++) {
+        if (i > 0 && i % SLICE === 0) await nextTurn()
+        const parsed = item.safeParse(list[i])
         if (parsed.success) out.push(parsed.data)
       }
       return out
@@ -62,13 +78,13 @@ function tolerantList<T extends z.ZodType>(item: T) {
 }
 
 const playlistList = tolerantList(playlistSchema)
+const songList = tolerantList(songSchema)
 
 /** A detail whose one bad song would otherwise blank the whole playlist. */
 const playlistDetailSchema = playlistSchema.extend({
-  songs: z.unknown().transform((value) => {
-    if (!Array.isArray(value)) return undefined
-    return tolerantList(songSchema).parse(value)
-  }),
+  songs: z
+    .unknown()
+    .transform(async (value) => (Array.isArray(value) ? await songList.parseAsync(value) : undefined)),
 })
 
 /** Search: every list tolerant; some servers answer `[]` or `null` when nothing matched. */
@@ -99,7 +115,9 @@ export function normaliseImages<T>(value: T, baseUrl: string): T {
     }
     if (typeof node !== 'object' || node === null) return
     const record = node as Record<string, unknown>
-    for (const [key, child] of Object.entries(record)) {
+    // for…in, not Object.entries: no array per object on a 10,000-song walk.
+    for (const key in record) {
+      const child = record[key]
       if (IMAGE_KEYS.has(key) && typeof child === 'string') record[key] = imageUrl(child, baseUrl)
       else if (typeof child === 'object' && child !== null) fix(child)
     }
@@ -122,6 +140,7 @@ export type ApiClient = ReturnType<typeof createApiClient>
 
 export function createApiClient(options: ApiClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const origin = new URL(baseUrl).origin
   const doFetch = options.fetch ?? globalThis.fetch
   const timeoutMs = options.timeoutMs ?? 10_000
   const cacheTtlMs = options.cacheTtlMs ?? 60_000
@@ -198,9 +217,10 @@ export function createApiClient(options: ApiClientOptions) {
     let response: Response
     let body: string
     try {
-      response = await doFetch(url, { method, headers, signal, redirect: 'follow' })
-      body = await response.text()
+      response = await fetchSameOrigin(url, method, headers, signal, endpoint)
+      body = await readCapped(response, MAX_JSON_BYTES, endpoint)
     } catch (error) {
+      if (error instanceof DataSourceError) throw error
       if (call.signal?.aborted) throw cancelled(endpoint)
       if (timeout.aborted) {
         throw new DataSourceError({
@@ -217,22 +237,6 @@ export function createApiClient(options: ApiClientOptions) {
     }
 
     const status = response.status
-    if (body.length > MAX_BODY_CHARS) {
-      throw new DataSourceError({
-        kind: 'invalid-response',
-        endpoint,
-        status,
-        message: 'The answer is too large',
-      })
-    }
-    if (nestingExceeds(body, MAX_NESTING)) {
-      throw new DataSourceError({
-        kind: 'invalid-response',
-        endpoint,
-        status,
-        message: 'The data source sent an answer nested too deeply',
-      })
-    }
     let json: unknown
     try {
       json = JSON.parse(body)
@@ -293,7 +297,8 @@ export function createApiClient(options: ApiClientOptions) {
     if (endpoint === '/connect/status' && (data === null || data === undefined)) {
       throw unauthorized(endpoint, status, code, message)
     }
-    const parsed = call.schema.safeParse(data)
+    // Async: long lists are checked in slices (see tolerantList).
+    const parsed = await call.schema.safeParseAsync(data)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
       throw new DataSourceError({
@@ -305,6 +310,81 @@ export function createApiClient(options: ApiClientOptions) {
       })
     }
     return endpoint.startsWith('/connect/qr/') ? parsed.data : normaliseImages(parsed.data, baseUrl)
+  }
+
+  /**
+   * Fetches without letting fetch follow redirects: a redirect is followed by hand, at most MAX_REDIRECTS
+   * times and only within the data source's origin, so the `Token` header never leaves it.
+   */
+  async function fetchSameOrigin(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+    endpoint: string,
+  ): Promise<Response> {
+    let target = url
+    let verb = method
+    for (let hop = 0; ; hop++) {
+      const response = await doFetch(target, { method: verb, headers, signal, redirect: 'manual' })
+      if (response.type === 'opaqueredirect') {
+        throw invalid(
+          endpoint,
+          response.status,
+          'The data source answered with a redirect that cannot be followed',
+        )
+      }
+      if (!REDIRECT_STATUSES.has(response.status)) return response
+      await response.body?.cancel().catch(() => {})
+      const location = response.headers.get('location')
+      let next: URL | undefined
+      try {
+        next = location ? new URL(location, target) : undefined
+      } catch {
+        next = undefined
+      }
+      if (!next) {
+        throw invalid(endpoint, response.status, 'The data source redirected without a valid address')
+      }
+      if (next.origin !== origin) {
+        options.log?.warn('redirect to another origin refused', { endpoint, to: next.origin })
+        throw invalid(
+          endpoint,
+          response.status,
+          `The data source redirected to another site (${next.origin}); Cadence does not follow it, so your login is not sent there`,
+        )
+      }
+      if (hop >= MAX_REDIRECTS) {
+        throw invalid(
+          endpoint,
+          response.status,
+          `The data source redirected more than ${MAX_REDIRECTS} times`,
+        )
+      }
+      // 303 always becomes a GET; the other statuses keep the method (fetch only rewrites POST).
+      if (response.status === 303) verb = 'GET'
+      target = next
+    }
+  }
+
+  /** `meta.url` goes to `<audio>`: only http(s) addresses (paths are resolved against the data source). */
+  function checkMediaUrl<T extends { meta?: { url?: string } | null }>(song: T): T {
+    const raw = song.meta?.url?.trim()
+    if (!song.meta || raw === undefined) return song
+    if (!raw) {
+      song.meta.url = undefined
+      return song
+    }
+    const resolved = mediaUrl(raw, baseUrl)
+    if (!resolved) {
+      throw invalid(
+        '/song/detail',
+        undefined,
+        `The data source gave a media address that is not http or https (${describeScheme(raw)})`,
+      )
+    }
+    song.meta.url = resolved
+    return song
   }
 
   return {
@@ -333,13 +413,15 @@ export function createApiClient(options: ApiClientOptions) {
       request({
         path: '/song/recommend',
         query: { limit },
-        schema: tolerantList(songSchema),
+        schema: songList,
         cache: true,
         ...o,
       }),
     /** Never cached: its media URL expires. */
-    songDetail: (id: Id, uid: Id | undefined, br?: number, o: RequestOptions = {}) =>
-      request({ path: '/song/detail', query: { id, uid, br }, schema: songSchema, ...o }),
+    songDetail: async (id: Id, uid: Id | undefined, br?: number, o: RequestOptions = {}) =>
+      checkMediaUrl(
+        await request({ path: '/song/detail', query: { id, uid, br }, schema: songSchema, ...o }),
+      ),
     likeSong: (id: Id, like = true, o: RequestOptions = {}) => {
       const write = request({
         method: 'PUT',
@@ -386,22 +468,92 @@ export function createApiClient(options: ApiClientOptions) {
   }
 }
 
-/** Whether JSON text opens more than `max` arrays or objects inside each other (strings are skipped). */
-function nestingExceeds(text: string, max: number): boolean {
+/**
+ * Counts how deeply JSON nests while the bytes arrive (strings skipped). Works on UTF-8 bytes: quote,
+ * backslash and brackets are ASCII, and no byte of a multi-byte character is ASCII.
+ */
+function createNestingScanner(max: number) {
   let depth = 0
   let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      // A backslash skips the escaped character; a quote ends the string.
-      if (c === 0x5c) i++
-      else if (c === 0x22) inString = false
-    } else if (c === 0x22) inString = true
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true
-    } else if (c === 0x5d || c === 0x7d) depth--
+  let escaped = false
+  return (bytes: Uint8Array): boolean => {
+    for (let i = 0; i < bytes.length; i++) {
+      const c = bytes[i]
+      if (inString) {
+        if (escaped) escaped = false
+        else if (c === 0x5c) escaped = true
+        else if (c === 0x22) inString = false
+      } else if (c === 0x22) inString = true
+      else if (c === 0x5b || c === 0x7b) {
+        if (++depth > max) return true
+      } else if (c === 0x5d || c === 0x7d) depth--
+    }
+    return false
   }
-  return false
+}
+
+/**
+ * Reads the body as text, at most `limit` bytes: a larger `Content-Length` is refused before reading, and a
+ * body that passes the limit while streaming is cut off at once. Nesting is checked on the way.
+ */
+async function readCapped(response: Response, limit: number, endpoint: string): Promise<string> {
+  const status = response.status
+  const tooLarge = (what: string) =>
+    invalid(
+      endpoint,
+      status,
+      `The answer is too large (${what}; at most ${Math.round(limit / (1024 * 1024))} MB is read)`,
+    )
+  const declared = Number(response.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => {})
+    throw tooLarge(`${Math.round(declared / (1024 * 1024))} MB announced`)
+  }
+  if (!response.body) return ''
+  const reader = response.body.getReader()
+  const tooDeep = createNestingScanner(MAX_NESTING)
+  // Decoded as it arrives, so each chunk's bytes can go at once (multi-byte characters split across
+  // chunks are carried over by the streaming decoder).
+  const decoder = new TextDecoder()
+  const parts: string[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > limit) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge(`more than ${Math.round(limit / (1024 * 1024))} MB sent`)
+    }
+    if (tooDeep(value)) {
+      await reader.cancel().catch(() => {})
+      throw invalid(endpoint, status, 'The data source sent an answer nested too deeply')
+    }
+    parts.push(decoder.decode(value, { stream: true }))
+  }
+  parts.push(decoder.decode())
+  return parts.join('')
+}
+
+/** An absolute http(s) address for `<audio>`, or undefined for any other scheme. */
+function mediaUrl(raw: string, baseUrl: string): string | undefined {
+  let url: URL
+  try {
+    url = raw.startsWith('/') ? new URL(raw, baseUrl + '/') : new URL(raw)
+  } catch {
+    return undefined
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined
+}
+
+/** The scheme of an address for a message (never the whole address: it may carry a signature). */
+function describeScheme(raw: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1]
+  return scheme ? `${scheme.toLowerCase()}:` : 'not an address'
+}
+
+function invalid(endpoint: string, status: number | undefined, message: string) {
+  return new DataSourceError({ kind: 'invalid-response', endpoint, status, message })
 }
 
 function cancelled(endpoint: string) {

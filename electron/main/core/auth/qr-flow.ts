@@ -9,7 +9,7 @@ import type { Timers } from '../ports'
 /**
  * The QR login loop: key → create → show the code → poll `/connect/qr/check` → at status 2 hand the
  * credential over. Every step that fails is retried with a doubling delay (up to 30 s) after an `error`
- * event; an expired code is replaced by itself up to `maxRefreshes` times. `cancel()` stops everything
+ * event, except an unusable answer (`invalid-response`), which ends the flow with `error`; an expired code is replaced by itself up to `maxRefreshes` times. `cancel()` stops everything
  * at once: the pending timer is cleared and the request in flight is aborted.
  */
 
@@ -99,6 +99,14 @@ export function startQrFlow(deps: QrFlowDeps): QrFlow {
     } catch (error) {
       if (finished) return
       if (error instanceof DataSourceError && error.kind === 'cancelled') return
+      // A malformed or oversized answer comes back the same when asked again: stop, do not hammer.
+      if (error instanceof DataSourceError && error.kind === 'invalid-response') {
+        deps.log.warn('QR login stopped: the data source sent an unusable answer', {
+          endpoint: error.endpoint,
+        })
+        finish('error', { error: toPayload(error) })
+        return
+      }
       failures++
       const delay = Math.min(deps.intervalMs() * 2 ** failures, maxBackoffMs)
       deps.log.warn('QR login step failed; retrying', {

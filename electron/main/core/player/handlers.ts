@@ -1,6 +1,6 @@
 import { playerSessionSchema } from '@shared/ipc/schemas'
 import type { PlayerSession, PlayerState } from '@shared/ipc/contract'
-import { CadenceError } from '@shared/errors'
+import { CadenceError, DataSourceError } from '@shared/errors'
 import type { ActiveCall } from '../catalog/handlers'
 import type { Handlers } from '../ipc/router'
 import type { KeyValueStore } from '../ports'
@@ -22,7 +22,14 @@ export function createPlayerHandlers(deps: {
 }): Pick<Handlers, PlayerChannels> {
   return {
     // Never cached: the media URL in `meta.url` expires.
-    'player:resolve': ({ id, br }) => deps.call((api) => api.songDetail(id, deps.userId(), br)),
+    'player:resolve': async ({ id, br }) => {
+      const uid = deps.userId()
+      try {
+        return await deps.call((api) => api.songDetail(id, uid, br))
+      } catch (error) {
+        throw uid === undefined ? signedOutRefusal(error) : error
+      }
+    },
     'player:report-state': (state) => deps.onState(state),
     'player:save-session': (session) => {
       const text = JSON.stringify(session)
@@ -46,4 +53,24 @@ export function createPlayerHandlers(deps: {
       }
     },
   }
+}
+
+/**
+ * The spec makes `uid` a required parameter of `/song/detail`, and a signed-out player has none to send.
+ * Our server does not need it, but servers that do answer with a bare `-1` (NeteaseMusicAdapter's
+ * `服务器内部错误`), a 400 or a 5xx. Signed out, such a refusal means "this server plays for signed-in
+ * users only": said as such, as `unauthorized`, so the app offers the login. A 404 (no such song), network
+ * trouble or an unusable answer are left as they are.
+ */
+function signedOutRefusal(error: unknown): unknown {
+  if (!(error instanceof DataSourceError)) return error
+  const refused = error.kind === 'api' || error.kind === 'http' || error.kind === 'unauthorized'
+  if (!refused || error.status === 404) return error
+  return new DataSourceError({
+    kind: 'unauthorized',
+    endpoint: error.endpoint,
+    status: error.status,
+    code: error.code,
+    message: 'This data source plays songs only for signed-in users. Log in, then play again.',
+  })
 }
