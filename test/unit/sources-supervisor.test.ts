@@ -68,4 +68,20 @@ describe('superviseDataSource', () => {
     await vi.advanceTimersByTimeAsync(60_000)
     expect(t.start).toHaveBeenCalledTimes(1)
   })
+
+  it('relaunches on purpose: stops the process, starts a new one, and the old exit is no crash', async () => {
+    const t = setup()
+    await t.supervisor.start()
+    await t.supervisor.relaunch()
+    expect(t.stopped).toEqual(['http://127.0.0.1:4001'])
+    expect(t.states.slice(-2)).toEqual(['starting -', 'ready http://127.0.0.1:4002'])
+    // The first process's exit arrives late: it must not start a third one.
+    t.exits[0](0)
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(t.start).toHaveBeenCalledTimes(2)
+    // The new one is still supervised.
+    t.exits[1](1)
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(t.states.at(-1)).toBe('ready http://127.0.0.1:4003')
+  })
 })

@@ -97,6 +97,24 @@ export function superviseDataSource(deps: SupervisorDeps) {
       deps.onState(url, 'reconnecting')
       void launch()
     },
+    /**
+     * Stops the running process on purpose and starts it again, e.g. with new options (bound to the
+     * network for a phone sign-in). Not a crash: the restart budget is reset and no `reconnecting` is shown
+     * for the stop itself; the state goes `starting` → `ready` as on the first start.
+     */
+    async relaunch() {
+      if (stopped) return
+      if (timer !== undefined) deps.timers.clearTimeout(timer)
+      timer = undefined
+      const child = running
+      running = undefined
+      // The old child's exit must not count as a crash: no generation matches it any more.
+      current = undefined
+      restarts.length = 0
+      deps.onState(undefined, 'starting')
+      await child?.stop()
+      await launch()
+    },
     async stop() {
       stopped = true
       if (timer !== undefined) deps.timers.clearTimeout(timer)
