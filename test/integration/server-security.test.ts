@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
+import { DatabaseSync } from 'node:sqlite'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -282,5 +283,31 @@ describe('landing page, health, help, covers', () => {
     expect(res.headers.get('content-type')).toContain('image/svg+xml')
     expect(res.headers.get('content-security-policy')).toContain('sandbox')
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+})
+
+describe('play counts', () => {
+  it('counts one play per signed media URL, however many range requests the player makes', async () => {
+    const db = new DatabaseSync(join(dataDir, 'cadence.sqlite'), { readOnly: true })
+    const plays = (id: number) =>
+      (db.prepare('SELECT play_count AS n FROM songs WHERE id = ?').get(id) as { n: number }).n
+    try {
+      let id = 0
+      let url = ''
+      for (let candidate = 1; candidate <= 40 && !url; candidate++) {
+        const detail = (await json(`/song/detail?id=${candidate}&br=128000`)).body.data
+        if (detail?.meta?.url) [id, url] = [candidate, detail.meta.url as string]
+      }
+      expect(url).not.toBe('')
+      const before = plays(id)
+      for (const range of ['bytes=0-0', 'bytes=0-0', 'bytes=100-199', 'bytes=0-']) {
+        const res = await fetch(url, { headers: { range } })
+        expect(res.status).toBe(206)
+        await res.arrayBuffer()
+      }
+      expect(plays(id)).toBe(before + 1)
+    } finally {
+      db.close()
+    }
   })
 })
