@@ -3,7 +3,7 @@ import { connect } from 'node:net'
 import { DatabaseSync } from 'node:sqlite'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startDataSource, type DataSourceHandle } from '@server/index'
 import { parseArgs, USAGE } from '@server/args'
 import { MAX_CREDENTIALS_PER_USER, MAX_PENDING_KEYS_PER_CLIENT } from '@server/auth'
@@ -308,6 +308,35 @@ describe('play counts', () => {
       expect(plays(id)).toBe(before + 1)
     } finally {
       db.close()
+    }
+  })
+})
+
+describe('failures an operator must see', () => {
+  it('logs a 500 with its request id even without --log, and answers the envelope without the stack', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cadence-security-500-'))
+    const own = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir: dir, port: 0, demo: 5 })
+    const written: string[] = []
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk))
+      return true
+    })
+    try {
+      // Break the database under the running server: searching needs the search keys table.
+      const db = new DatabaseSync(join(dir, 'cadence.sqlite'))
+      db.exec('DROP TABLE search_keys')
+      db.close()
+      const res = await fetch(`${own.url}/search?keywords=rain`)
+      expect(res.status).toBe(500)
+      const body = (await res.json()) as Envelope
+      expect(body).toMatchObject({ code: -1, data: null })
+      expect(body.message).not.toMatch(/search_keys|at .*\.ts/)
+      const line = written.find((w) => w.includes(' 500 ['))
+      expect(line).toMatch(/500 \[[^\]]+\] GET \/search\?keywords=rain: .*search_keys/)
+    } finally {
+      spy.mockRestore()
+      await own.close()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })
