@@ -340,3 +340,36 @@ describe('failures an operator must see', () => {
     }
   })
 })
+
+describe('imported cover pictures', () => {
+  it('serves a picture only as a raster image; one tagged image/svg+xml gets the generated, sandboxed cover', async () => {
+    // What an imported file's embedded picture leaves in the images table (as library/import.ts stores it).
+    const db = new DatabaseSync(join(dataDir, 'cadence.sqlite'))
+    const [svgAlbum, pngAlbum] = (
+      db.prepare("SELECT id FROM playlists WHERE kind = 'album' ORDER BY id LIMIT 2").all() as Array<{
+        id: number
+      }>
+    ).map((r) => r.id)
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex')
+    const insert = db.prepare('INSERT OR REPLACE INTO images (owner, mime, data) VALUES (?, ?, ?)')
+    insert.run(
+      `album:${svgAlbum}`,
+      'image/svg+xml',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    )
+    insert.run(`album:${pngAlbum}`, 'image/png', png)
+    db.close()
+
+    const hostile = await fetch(`${server.url}/media/cover/album/${svgAlbum}`)
+    expect(hostile.status).toBe(200)
+    expect(hostile.headers.get('content-type')).toContain('image/svg+xml')
+    expect(hostile.headers.get('content-security-policy')).toContain('sandbox')
+    expect(hostile.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(await hostile.text()).not.toContain('<script>')
+
+    const raster = await fetch(`${server.url}/media/cover/album/${pngAlbum}`)
+    expect(raster.headers.get('content-type')).toBe('image/png')
+    expect(raster.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(Buffer.from(await raster.arrayBuffer()).equals(png)).toBe(true)
+  })
+})
