@@ -117,6 +117,40 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noZod], patterns: nodeModules }] },
   },
   {
+    // The demo catalogue is a leaf: only the server's start-up uses it, through server/demo/index.ts.
+    files: ['server/**/*.ts'],
+    ignores: ['server/demo/**', 'server/index.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [
+            {
+              group: ['**/demo', '**/demo/*'],
+              message:
+                'server/demo/ is a leaf: only server/index.ts imports it. Shared helpers go elsewhere.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/index.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [
+            { group: ['./demo/*'], message: 'Import the demo through its one face, ./demo (index.ts).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['electron/preload/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noZod] }] },
   },

@@ -16,11 +16,6 @@ function scalar(params: Params, name: string): string | undefined {
   if (/[\u0000-\u001f\u007f]/.test(value)) {
     throw badRequest(`Parameter "${name}" contains control characters.`)
   }
-  // Control characters (a NUL ends SQLite's string) never go further than here.
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) {
-    throw badRequest(`Parameter "${name}" contains control characters.`)
-  }
   const trimmed = value.trim()
   return trimmed === '' ? undefined : trimmed
 }

@@ -32,6 +32,11 @@ export const settingsSchema = z.object({
   }),
   /** An OS notification with the cover when the song changes (off by default). */
   notifyTrackChange: z.boolean(),
+  /**
+   * "Let my phone sign in": the built-in data source listens on the network (0.0.0.0) instead of loopback
+   * only, and its owner passphrase is kept (encrypted) and shown, so a phone can confirm a sign-in.
+   */
+  phoneSignIn: z.boolean(),
   /** QR login polling interval, 3–5 s as the spec recommends. */
   qrPollIntervalMs: z.number().int().min(3000).max(5000),
 })
@@ -54,6 +59,7 @@ export const DEFAULT_SETTINGS: Settings = {
     desktopColor: '#ffd166',
   },
   notifyTrackChange: false,
+  phoneSignIn: false,
   qrPollIntervalMs: 3000,
 }
 

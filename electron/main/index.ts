@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto'
+import { randomInt } from 'node:crypto'
+import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { app, BrowserWindow, dialog, screen, session, shell } from 'electron'
@@ -8,9 +9,8 @@ import {
   DESKTOP_LYRICS_SHORTCUT,
   isAppUrlFor,
   loadWindowState,
-  realTimers,
   saveWindowState,
-  superviseDataSource,
+  reachableAddresses,
 } from './core'
 import type { Core, TrayAction } from './core'
 import { createSafeStorageCipher } from './glue/cipher'
@@ -43,7 +43,6 @@ let mainWindow: BrowserWindow | null = null
 let loginWindow: BrowserWindow | null = null
 let core: Core | null = null
 let tray: ReturnType<typeof createAppTray> | null = null
-let supervisor: ReturnType<typeof superviseDataSource> | null = null
 let store: ReturnType<typeof openElectronStore>['store'] | null = null
 let listenPorts: ReturnType<typeof createListenPorts> | null = null
 
@@ -139,9 +138,6 @@ async function start() {
   const opened = openElectronStore()
   store = opened.store
 
-  // The built-in data source's owner passphrase: made for this run, handed to the data source and to the
-  // core (which signs in with it, as the owner's phone would), never stored or shown.
-  const builtinPassphrase = randomBytes(24).toString('base64url')
   // Closes at quit or with the main window are not the user turning the desktop lyrics off.
   let quitting = false
   // The first quit waits (briefly) for the renderer to save the queue and position, then quits for real.
@@ -162,8 +158,18 @@ async function start() {
   })
   core = createCore({
     store,
-    builtinPassphrase,
     cipher: createSafeStorageCipher(),
+    // The core picks where the built-in data source listens and its owner passphrase (loopback and a
+    // passphrase for this run, or the network and a kept one when the user lets a phone sign in).
+    spawnBuiltin: (launch, onExit) =>
+      startBuiltinDataSource(
+        join(import.meta.dirname, 'data-source.js'),
+        join(app.getPath('userData'), 'data-source'),
+        launch,
+        onExit,
+      ),
+    networkAddresses: () => reachableAddresses(networkInterfaces()),
+    randomInt: (max) => randomInt(max),
     isTrustedSender: isAppUrl,
     appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
     log,
@@ -230,19 +236,7 @@ async function start() {
   app.on('will-quit', unregisterLyricsKey)
   core.listen.desktopLyrics.start()
 
-  supervisor = superviseDataSource({
-    start: (onExit) =>
-      startBuiltinDataSource(
-        join(import.meta.dirname, 'data-source.js'),
-        join(app.getPath('userData'), 'data-source'),
-        onExit,
-        builtinPassphrase,
-      ),
-    onState: (url, state) => core?.setBuiltin(url, state),
-    timers: realTimers,
-    log: log('data-source'),
-  })
-  await supervisor.start()
+  await core.builtin.start()
 }
 
 app.on('window-all-closed', () => {
@@ -252,12 +246,12 @@ app.on('window-all-closed', () => {
 app.on('will-quit', () => {
   tray?.destroy()
   core?.dispose()
-  void supervisor?.stop()
+  void core?.builtin.stop()
 })
 
 function fatal(error: unknown) {
   log('main').error('start failed', { error: String(error) })
   dialog.showErrorBox('Cadence could not start', error instanceof Error ? error.message : String(error))
-  void supervisor?.stop()
+  void core?.builtin.stop()
   app.exit(1)
 }

@@ -5,7 +5,7 @@
  * - artists, playlists (also albums, charts and liked-songs lists), songs, song_artists, song_files.
  * - playlist_songs, likes: membership and per-user likes.
  * - images: embedded cover art of imported albums. library_files: what the importer has seen.
- * - *_fts + search_keys: search (see catalog.ts).
+ * - *_fts + search_keys: search (see catalog/search.ts).
  */
 export const SCHEMA_V1 = `
       CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -325,7 +325,7 @@ export function generateDemo(db: DB, n: number, ownerId: number): DemoSummary {
       addPlaylist('The Big Archive', 'normal', 'user', 'Ten thousand songs in one list.', ownerId, all)
     }
 
-    // Charts are computed from plays, likes and release dates when read (see catalog.ts).
+    // Charts are computed from plays, likes and release dates when read (see catalog/charts.ts).
     addPlaylist('Hot 50', 'normal', 'chart', 'The most played and liked songs right now.', editors, [], 'hot')
     addPlaylist('Most Liked', 'normal', 'chart', 'The songs listeners like most.', editors, [], 'liked')
     addPlaylist('New Releases', 'normal', 'chart', 'Songs from the newest albums.', editors, [], 'new')

@@ -1,4 +1,5 @@
 import type { Rng } from '../audio/prng'
+import { formatLrcTime } from '../../shared/lyrics/lrc'
 import {
   ADJECTIVES,
   EN_LINES,
@@ -18,15 +19,6 @@ export interface DemoLyrics {
   translation?: string
   transliteration?: string
   wordforword?: string
-}
-
-/** `[mm:ss.mmm]`, the LRC timestamp form the spec names. */
-export function lrcTime(ms: number): string {
-  const total = Math.max(0, Math.round(ms))
-  const m = Math.floor(total / 60000)
-  const s = Math.floor((total % 60000) / 1000)
-  const frac = total % 1000
-  return `[${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(frac).padStart(3, '0')}]`
 }
 
 function fill(pattern: string, values: Record<string, string>): string {
@@ -97,7 +89,7 @@ export function makeLyrics(
   for (let t = bar; t < durationMs - 1500; t += span, index++) {
     // Lines 4-5 of every 8 repeat as a chorus.
     const [text, roma, en] = index % 8 >= 4 && index % 8 < 6 ? chorus[index % 2] : lineText(rng, language)
-    const stamp = lrcTime(t)
+    const stamp = formatLrcTime(t)
     normal.push(stamp + text)
     if (language !== 'en') {
       translation.push(stamp + en)
@@ -109,7 +101,7 @@ export function makeLyrics(
       wfw.push(stamp + pieces.map((w, i) => `(${Math.round(i * step)})${w}`).join(''))
     }
   }
-  const end = lrcTime(Math.min(durationMs - 500, bar + index * span))
+  const end = formatLrcTime(Math.min(durationMs - 500, bar + index * span))
   normal.push(end)
   const result: DemoLyrics = { normal: normal.join('\n') }
   if (language !== 'en' && extras.translation) {

@@ -6,7 +6,7 @@ import { parseFile } from 'music-metadata'
 import type { DB } from '../db/open'
 import { transaction } from '../db/open'
 import { SearchIndexer } from '../db/search-index'
-import { lrcTime } from '../demo/lyrics'
+import { formatLrcTime } from '../../shared/lyrics/lrc'
 
 export interface ImportReport {
   added: number
@@ -85,7 +85,7 @@ function tagLyrics(lyrics: unknown): string | undefined {
     if (l.syncText && l.syncText.length > 0) {
       return l.syncText
         .filter((s) => typeof s.timestamp === 'number')
-        .map((s) => lrcTime(s.timestamp as number) + s.text)
+        .map((s) => formatLrcTime(s.timestamp as number) + s.text)
         .join('\n')
     }
     if (l.text && /\[\d+:\d+/.test(l.text)) return l.text

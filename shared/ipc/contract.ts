@@ -29,6 +29,19 @@ export interface SourceList {
   activeId: string
 }
 
+/**
+ * "Let my phone sign in": the built-in data source opened to the network. `addresses` are what another
+ * device opens (empty until it listens there); `passphrase` is the owner passphrase the phone page asks
+ * for, present only while the setting is on; `kept` says where that passphrase is stored.
+ */
+export interface PhoneAccess {
+  enabled: boolean
+  listening: boolean
+  addresses: string[]
+  passphrase?: string
+  kept: CredentialStorageInfo['mode']
+}
+
 export type AuthStatus = 'signed-in' | 'signed-out' | 'expired' | 'unknown'
 export interface CredentialStorageInfo {
   /** Where the credential is kept now. */
@@ -136,6 +149,7 @@ export const INVOKE_CHANNELS = [
   'sources:add',
   'sources:remove',
   'sources:activate',
+  'sources:phone-access',
   'settings:get',
   'settings:update',
   'lyrics:report-line',

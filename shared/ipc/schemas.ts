@@ -9,6 +9,7 @@ import type {
   DataSourceInfo,
   InvokeChannel,
   LyricLine,
+  PhoneAccess,
   WindowMode,
   PlayerSession,
   QrEvent,
@@ -117,6 +118,9 @@ export const invokeChannels = {
   ),
   'sources:remove': channel<void>().args(z.object({ id: z.string().min(1).max(100) }).strict()),
   'sources:activate': channel<void>().args(z.object({ id: z.string().min(1).max(100) }).strict()),
+
+  /** Where a phone can reach the built-in data source and the passphrase it asks for. */
+  'sources:phone-access': channel<PhoneAccess>().args(none),
 
   'settings:get': channel<Settings>().args(none),
   'settings:update': channel<Settings>().args(settingsPatchSchema),

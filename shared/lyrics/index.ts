@@ -1,5 +1,5 @@
 /** Lyrics: LRC parsing, word timing, alignment of translations, and the current-line lookup. */
-export { parseLrc, findLineIndex, type LyricLine } from './lrc'
+export { parseLrc, findLineIndex, formatLrcTime, type LyricLine } from './lrc'
 export { parseWordLyrics, LAST_WORD_MS, type LyricWord, type WordLine } from './words'
 export {
   alignLyrics,

@@ -183,3 +183,12 @@ export function findLineIndex(lines: readonly { time: number }[], timeMs: number
   }
   return found
 }
+
+/** `[mm:ss.mmm]`, the LRC timestamp form the spec names, for a time in milliseconds (negative → 0). */
+export function formatLrcTime(ms: number): string {
+  const total = Math.max(0, Math.round(ms))
+  const m = Math.floor(total / 60000)
+  const s = Math.floor((total % 60000) / 1000)
+  const frac = total % 1000
+  return `[${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(frac).padStart(3, '0')}]`
+}

@@ -4,6 +4,7 @@ import SettingsView from '@renderer/views/SettingsView.vue'
 import NotificationToasts from '@renderer/components/notifications/NotificationToasts.vue'
 import { useSettingsStore } from '@renderer/stores/settings'
 import { useAuthStore } from '@renderer/stores/auth'
+import { useSourcesStore } from '@renderer/stores/sources'
 import { DEFAULT_SETTINGS } from '@shared/settings'
 import { CadenceError } from '@shared/errors'
 import type { AuthState } from '@shared/ipc/contract'
@@ -105,5 +106,82 @@ describe('SettingsView', () => {
     await wrapper.get('[data-testid="logout"]').trigger('click')
     await flushPromises()
     expect(invoke).toHaveBeenCalledWith('auth:logout')
+  })
+
+  describe('Let my phone sign in', () => {
+    /** Main's answer: the setting as last saved, listening once the relaunch is done. */
+    let phoneOn = false
+    let listening = false
+    beforeEach(() => {
+      phoneOn = false
+      listening = false
+      const base = invoke.getMockImplementation()!
+      invoke.mockImplementation(async (channel: string, args: unknown) => {
+        if (
+          channel === 'settings:update' &&
+          typeof (args as { phoneSignIn?: boolean }).phoneSignIn === 'boolean'
+        ) {
+          phoneOn = (args as { phoneSignIn: boolean }).phoneSignIn
+          return { ...DEFAULT_SETTINGS, phoneSignIn: phoneOn }
+        }
+        if (channel === 'sources:phone-access') {
+          return phoneOn
+            ? {
+                enabled: true,
+                listening,
+                addresses: listening ? ['http://192.168.1.20:41234'] : [],
+                passphrase: 'abcd-efgh-jkmn-pqrs',
+                kept: 'encrypted',
+              }
+            : { enabled: false, listening: false, addresses: [], kept: 'encrypted' }
+        }
+        return base(channel, args)
+      })
+    })
+
+    it('is off by default and shows no address or passphrase', async () => {
+      const { wrapper } = await mountSettings()
+      const toggle = wrapper.get('[data-testid="settings-phone-sign-in"]')
+      expect((toggle.element as HTMLInputElement).checked).toBe(false)
+      expect(wrapper.find('[data-testid="phone-access"]').exists()).toBe(false)
+      expect(wrapper.text()).not.toContain('abcd-efgh')
+    })
+
+    it('turns on through settings:update, then shows the address and, when asked, the passphrase', async () => {
+      const { wrapper } = await mountSettings()
+      await wrapper.get('[data-testid="settings-phone-sign-in"]').setValue(true)
+      await flushPromises()
+      expect(invoke).toHaveBeenCalledWith('settings:update', { phoneSignIn: true })
+      // Main is still restarting the built-in library on the network.
+      expect(wrapper.get('[data-testid="phone-access"]').text()).toContain('Opening the built-in library')
+      // The restarted library arrives with the source list; the address follows.
+      listening = true
+      const sources = useSourcesStore()
+      sources.list.data = { ...sources.list.data!, activeId: 'builtin' }
+      await flushPromises()
+      expect(wrapper.get('[data-testid="phone-address"]').text()).toBe('http://192.168.1.20:41234')
+      const passphrase = wrapper.get('[data-testid="phone-passphrase"]')
+      expect(passphrase.text()).not.toContain('abcd-efgh-jkmn-pqrs')
+      await wrapper.get('[data-testid="phone-reveal"]').trigger('click')
+      expect(wrapper.get('[data-testid="phone-passphrase"]').text()).toBe('abcd-efgh-jkmn-pqrs')
+      expect(wrapper.get('[data-testid="phone-kept"]').text()).toContain('encrypted')
+    })
+
+    it('hides everything again when turned off', async () => {
+      phoneOn = true
+      listening = true
+      const { wrapper } = await mountSettings()
+      await flushPromises()
+      expect(wrapper.find('[data-testid="phone-access"]').exists()).toBe(false)
+      // The setting store still says off (DEFAULT_SETTINGS): main's answer alone shows nothing.
+      await wrapper.get('[data-testid="settings-phone-sign-in"]').setValue(true)
+      await flushPromises()
+      expect(wrapper.find('[data-testid="phone-address"]').exists()).toBe(true)
+      await wrapper.get('[data-testid="settings-phone-sign-in"]').setValue(false)
+      await flushPromises()
+      expect(invoke).toHaveBeenCalledWith('settings:update', { phoneSignIn: false })
+      expect(wrapper.find('[data-testid="phone-access"]').exists()).toBe(false)
+      expect(wrapper.text()).not.toContain('abcd-efgh')
+    })
   })
 })

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
+import { DatabaseSync } from 'node:sqlite'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startDataSource, type DataSourceHandle } from '@server/index'
 import { parseArgs, USAGE } from '@server/args'
 import { MAX_CREDENTIALS_PER_USER, MAX_PENDING_KEYS_PER_CLIENT } from '@server/auth'
@@ -282,5 +283,93 @@ describe('landing page, health, help, covers', () => {
     expect(res.headers.get('content-type')).toContain('image/svg+xml')
     expect(res.headers.get('content-security-policy')).toContain('sandbox')
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+})
+
+describe('play counts', () => {
+  it('counts one play per signed media URL, however many range requests the player makes', async () => {
+    const db = new DatabaseSync(join(dataDir, 'cadence.sqlite'), { readOnly: true })
+    const plays = (id: number) =>
+      (db.prepare('SELECT play_count AS n FROM songs WHERE id = ?').get(id) as { n: number }).n
+    try {
+      let id = 0
+      let url = ''
+      for (let candidate = 1; candidate <= 40 && !url; candidate++) {
+        const detail = (await json(`/song/detail?id=${candidate}&br=128000`)).body.data
+        if (detail?.meta?.url) [id, url] = [candidate, detail.meta.url as string]
+      }
+      expect(url).not.toBe('')
+      const before = plays(id)
+      for (const range of ['bytes=0-0', 'bytes=0-0', 'bytes=100-199', 'bytes=0-']) {
+        const res = await fetch(url, { headers: { range } })
+        expect(res.status).toBe(206)
+        await res.arrayBuffer()
+      }
+      expect(plays(id)).toBe(before + 1)
+    } finally {
+      db.close()
+    }
+  })
+})
+
+describe('failures an operator must see', () => {
+  it('logs a 500 with its request id even without --log, and answers the envelope without the stack', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cadence-security-500-'))
+    const own = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir: dir, port: 0, demo: 5 })
+    const written: string[] = []
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk))
+      return true
+    })
+    try {
+      // Break the database under the running server: searching needs the search keys table.
+      const db = new DatabaseSync(join(dir, 'cadence.sqlite'))
+      db.exec('DROP TABLE search_keys')
+      db.close()
+      const res = await fetch(`${own.url}/search?keywords=rain`)
+      expect(res.status).toBe(500)
+      const body = (await res.json()) as Envelope
+      expect(body).toMatchObject({ code: -1, data: null })
+      expect(body.message).not.toMatch(/search_keys|at .*\.ts/)
+      const line = written.find((w) => w.includes(' 500 ['))
+      expect(line).toMatch(/500 \[[^\]]+\] GET \/search\?keywords=rain: .*search_keys/)
+    } finally {
+      spy.mockRestore()
+      await own.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('imported cover pictures', () => {
+  it('serves a picture only as a raster image; one tagged image/svg+xml gets the generated, sandboxed cover', async () => {
+    // What an imported file's embedded picture leaves in the images table (as library/import.ts stores it).
+    const db = new DatabaseSync(join(dataDir, 'cadence.sqlite'))
+    const [svgAlbum, pngAlbum] = (
+      db.prepare("SELECT id FROM playlists WHERE kind = 'album' ORDER BY id LIMIT 2").all() as Array<{
+        id: number
+      }>
+    ).map((r) => r.id)
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex')
+    const insert = db.prepare('INSERT OR REPLACE INTO images (owner, mime, data) VALUES (?, ?, ?)')
+    insert.run(
+      `album:${svgAlbum}`,
+      'image/svg+xml',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    )
+    insert.run(`album:${pngAlbum}`, 'image/png', png)
+    db.close()
+
+    const hostile = await fetch(`${server.url}/media/cover/album/${svgAlbum}`)
+    expect(hostile.status).toBe(200)
+    expect(hostile.headers.get('content-type')).toContain('image/svg+xml')
+    expect(hostile.headers.get('content-security-policy')).toContain('sandbox')
+    expect(hostile.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(await hostile.text()).not.toContain('<script>')
+
+    const raster = await fetch(`${server.url}/media/cover/album/${pngAlbum}`)
+    expect(raster.headers.get('content-type')).toBe('image/png')
+    expect(raster.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(Buffer.from(await raster.arrayBuffer()).equals(png)).toBe(true)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { findLineIndex, parseLrc } from '@shared/lyrics'
+import { findLineIndex, formatLrcTime, parseLrc } from '@shared/lyrics'
 
 describe('parseLrc', () => {
   it('reads each timestamp form', () => {
@@ -154,6 +154,21 @@ describe('findLineIndex', () => {
       let expected = -1
       for (let i = 0; i < many.length; i++) if (many[i].time <= t) expected = i
       expect(findLineIndex(many, t)).toBe(expected)
+    }
+  })
+})
+
+describe('formatLrcTime', () => {
+  it('writes [mm:ss.mmm], rounding to the millisecond and clamping below zero', () => {
+    expect(formatLrcTime(0)).toBe('[00:00.000]')
+    expect(formatLrcTime(83_456.4)).toBe('[01:23.456]')
+    expect(formatLrcTime(-5)).toBe('[00:00.000]')
+    expect(formatLrcTime(100 * 60_000 + 7)).toBe('[100:00.007]')
+  })
+
+  it('reads back through parseLrc at the same time', () => {
+    for (const ms of [0, 1, 999, 59_999, 61_001, 3_599_999]) {
+      expect(parseLrc(`${formatLrcTime(ms)}line`)).toEqual([{ time: ms, text: 'line' }])
     }
   })
 })

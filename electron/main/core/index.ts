@@ -22,7 +22,10 @@ import type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
 import { createSettingsHandlers } from './settings/handlers'
 import { createSettingsService } from './settings/service'
 import { createSourcesHandlers } from './sources/handlers'
+import { createPhoneAccess, makePhonePassphrase } from './sources/phone-access'
+import type { BuiltinSpawner } from './sources/phone-access'
 import { BUILTIN_ID, createSourceRegistry } from './sources/registry'
+import { superviseDataSource } from './sources/supervisor'
 
 /**
  * The main process without Electron: every decision lives here, with its dependencies injected.
@@ -53,10 +56,20 @@ export interface CoreDeps {
   /** Sign in to the built-in data source without a phone (default true). */
   autoSignInBuiltin?: boolean
   /**
-   * The owner passphrase the built-in data source was started with: main signs itself in with it, as the
-   * owner's phone would. Made afresh by main on every start and never stored (docs/security.md).
+   * The owner passphrase of a built-in data source that is already running (tests with
+   * `builtinSourceUrl`): main signs itself in with it, as the owner's phone would. When the core starts
+   * the data source itself (`spawnBuiltin`), it picks the passphrase (sources/phone-access.ts).
    */
   builtinPassphrase?: string
+  /**
+   * Starts the built-in data source process (the glue's utilityProcess). Given, the core supervises it:
+   * `builtin.start()`, restarts after crashes, and a relaunch when "Let my phone sign in" changes.
+   */
+  spawnBuiltin?: BuiltinSpawner
+  /** This machine's IPv4 addresses another device can reach (shown for phone sign-in). */
+  networkAddresses?: () => string[]
+  /** Random integers in [0, max), for passphrases (default: Math.random; the app passes crypto's). */
+  randomInt?: (max: number) => number
   /** Ask an added address whether it is a data source (default true). */
   probeSources?: boolean
   /** API client timeout (default 10 s). */
@@ -81,6 +94,15 @@ export function createCore(deps: CoreDeps) {
   const settings = createSettingsService({ store, events, log: log('settings') })
   const vault = createVault({ store, cipher: deps.cipher, settings: settings.get, log: log('vault') })
   const registry = createSourceRegistry({ store, fetch: deps.fetch, probe: deps.probeSources })
+  const randomInt = deps.randomInt ?? ((max: number) => Math.floor(Math.random() * max))
+  const phone = createPhoneAccess({
+    settings: settings.get,
+    vault,
+    store,
+    makePassphrase: () => makePhonePassphrase(randomInt),
+    networkAddresses: deps.networkAddresses ?? (() => []),
+    log: log('phone-access'),
+  })
   registry.setBuiltin(deps.builtinSourceUrl, deps.builtinSourceUrl ? 'ready' : 'starting')
 
   // One client per data source, rebuilt when its address changes (the built-in one's port can).
@@ -114,7 +136,7 @@ export function createCore(deps: CoreDeps) {
     fetch: deps.fetch,
     log: log('auth'),
     autoSignInBuiltin: deps.autoSignInBuiltin,
-    builtinPassphrase: deps.builtinPassphrase,
+    builtinPassphrase: () => (deps.spawnBuiltin ? phone.passphrase() : deps.builtinPassphrase),
   })
 
   settings.onChange((next, previous) => {
@@ -124,6 +146,12 @@ export function createCore(deps: CoreDeps) {
     ) {
       vault.applySettings()
       events.emit('auth:changed', auth.state())
+    }
+    if (next.phoneSignIn !== previous.phoneSignIn && phone.needsRelaunch()) {
+      log('phone-access').info(
+        next.phoneSignIn ? 'opening the built-in data source to the network' : 'back to loopback only',
+      )
+      void supervisor?.relaunch()
     }
   })
 
@@ -209,12 +237,31 @@ export function createCore(deps: CoreDeps) {
         }
       },
       activate,
+      phoneAccess: () => phone.info(registry.get(BUILTIN_ID)?.state === 'ready'),
     }),
     ...createSettingsHandlers(settings),
     ...listen.handlers,
   }
 
   const router = createIpcRouter(handlers, { isTrustedSender: deps.isTrustedSender, log: log('ipc') })
+
+  /** The built-in data source (re)started, is restarting, or gave up. */
+  const setBuiltin = (url: string | undefined, state: DataSourceState) => {
+    const before = registry.get(BUILTIN_ID)
+    registry.setBuiltin(url, state)
+    if (before?.url !== (url ?? '') || before?.state !== state) emitSources()
+    if (state === 'ready' && registry.active().id === BUILTIN_ID && auth.state().status !== 'signed-in') {
+      void auth.check(BUILTIN_ID)
+    }
+  }
+  const supervisor = deps.spawnBuiltin
+    ? superviseDataSource({
+        start: phone.starter(deps.spawnBuiltin),
+        onState: setBuiltin,
+        timers,
+        log: log('data-source'),
+      })
+    : undefined
 
   return {
     router,
@@ -231,14 +278,12 @@ export function createCore(deps: CoreDeps) {
     },
     /** Checks the active source's login (signs in to the built-in one by itself). */
     start: () => auth.check(),
-    /** The built-in data source (re)started, is restarting, or gave up. */
-    setBuiltin(url: string | undefined, state: DataSourceState) {
-      const before = registry.get(BUILTIN_ID)
-      registry.setBuiltin(url, state)
-      if (before?.url !== (url ?? '') || before?.state !== state) emitSources()
-      if (state === 'ready' && registry.active().id === BUILTIN_ID && auth.state().status !== 'signed-in') {
-        void auth.check(BUILTIN_ID)
-      }
+    /** The built-in data source (re)started, is restarting, or gave up (when the glue supervises it). */
+    setBuiltin,
+    /** The built-in data source when the core supervises it (`spawnBuiltin`). */
+    builtin: {
+      start: () => supervisor?.start() ?? Promise.resolve(),
+      stop: () => supervisor?.stop() ?? Promise.resolve(),
     },
     /** From the tray or a media key. */
     playerCommand(command: PlayerCommandName) {
@@ -284,6 +329,8 @@ export { createConsoleLogger } from './log'
 export type { Logger, LoggerFactory } from './log'
 export { realTimers } from './ports'
 export { superviseDataSource } from './sources/supervisor'
+export { reachableAddresses } from './sources/phone-access'
+export type { BuiltinLaunch, BuiltinSpawner } from './sources/phone-access'
 export { buildTrayMenu, trayTooltip } from './tray/menu'
 export type { TrayAction } from './tray/menu'
 export type { IpcRouter } from './ipc/router'

@@ -1,5 +1,6 @@
 import { utilityProcess } from 'electron'
 import type { UtilityProcess } from 'electron'
+import type { BuiltinLaunch } from '../core'
 
 export interface BuiltinDataSource {
   url: string
@@ -11,24 +12,25 @@ const START_TIMEOUT_MS = 30_000
 
 /**
  * Starts the built-in data source (server/utility-entry.ts, built to out/main/data-source.js) in a utility
- * process on 127.0.0.1 with a free port, and resolves with its URL once it answers. A start that fails
+ * process on the host, port and passphrase the core chose (sources/phone-access.ts: loopback with a free
+ * port unless the user lets a phone sign in), and resolves with its URL once it answers. A start that fails
  * (an error message, an exit, no answer in time) ends the process, so no failed attempt stays behind.
  */
 export function startBuiltinDataSource(
   entry: string,
   dataDir: string,
+  launch: BuiltinLaunch,
   onExit: (code: number) => void,
-  ownerPassphrase: string,
 ): Promise<BuiltinDataSource> {
   return new Promise((resolve, reject) => {
     const child: UtilityProcess = utilityProcess.fork(
       entry,
-      ['--host', '127.0.0.1', '--port', '0', '--data', dataDir],
+      ['--host', launch.host, '--port', String(launch.port), '--data', dataDir],
       {
         serviceName: 'Cadence data source',
         stdio: 'inherit',
         // The owner passphrase travels in the environment, not argv (which other local users can read).
-        env: { ...process.env, CADENCE_OWNER_PASSPHRASE: ownerPassphrase },
+        env: { ...process.env, CADENCE_OWNER_PASSPHRASE: launch.passphrase },
       },
     )
     let ready = false

@@ -42,7 +42,7 @@ export interface AuthServiceDeps {
   /** Sign the built-in source in by itself (default true). */
   autoSignInBuiltin?: boolean
   /** The owner passphrase the built-in data source was started with (its phone page asks for it). */
-  builtinPassphrase?: string
+  builtinPassphrase?: () => string | undefined
 }
 
 export type AuthService = ReturnType<typeof createAuthService>
@@ -124,7 +124,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     const client = needClient(sourceId)
     const credential = await signInBuiltin({
       api: client,
-      passphrase: deps.builtinPassphrase ?? '',
+      passphrase: deps.builtinPassphrase?.() ?? '',
       fetch: deps.fetch,
       timers: deps.timers,
     })

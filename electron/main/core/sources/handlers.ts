@@ -7,6 +7,7 @@ export interface SourcesController {
   add: Handlers['sources:add']
   remove(id: string): void
   activate(id: string): void
+  phoneAccess: Handlers['sources:phone-access']
 }
 
 export function createSourcesHandlers(sources: SourcesController): Pick<Handlers, SourcesChannels> {
@@ -15,5 +16,6 @@ export function createSourcesHandlers(sources: SourcesController): Pick<Handlers
     'sources:add': (args, context) => sources.add(args, context),
     'sources:remove': ({ id }) => sources.remove(id),
     'sources:activate': ({ id }) => sources.activate(id),
+    'sources:phone-access': (args, context) => sources.phoneAccess(args, context),
   }
 }

@@ -49,7 +49,8 @@ export function superviseDataSource(deps: SupervisorDeps) {
         running = undefined
         retry()
       })
-      if (stopped) {
+      // Stopped, or superseded by a relaunch while starting: this process must not stay behind.
+      if (stopped || current !== generation) {
         await child.stop()
         return
       }
@@ -57,6 +58,7 @@ export function superviseDataSource(deps: SupervisorDeps) {
       url = child.url
       deps.onState(url, 'ready')
     } catch (error) {
+      if (current !== generation) return
       deps.log.error('the built-in data source failed to start', {
         error: error instanceof Error ? error.message : String(error),
       })
@@ -82,6 +84,21 @@ export function superviseDataSource(deps: SupervisorDeps) {
     }, delay)
   }
 
+  let relaunching: Promise<void> = Promise.resolve()
+  const relaunchNow = async (): Promise<void> => {
+    if (stopped) return
+    if (timer !== undefined) deps.timers.clearTimeout(timer)
+    timer = undefined
+    const child = running
+    running = undefined
+    // The old child's exit, and a start still in flight, must not count: no generation matches them now.
+    current = undefined
+    restarts.length = 0
+    deps.onState(undefined, 'starting')
+    await child?.stop()
+    await launch()
+  }
+
   return {
     /** Resolves after the first start attempt (ready or scheduled to retry). */
     start: () => {
@@ -96,6 +113,20 @@ export function superviseDataSource(deps: SupervisorDeps) {
       timer = undefined
       deps.onState(url, 'reconnecting')
       void launch()
+    },
+    /**
+     * Stops the running process on purpose and starts it again, e.g. with new options (bound to the
+     * network for a phone sign-in). Not a crash: the restart budget is reset and no `reconnecting` is shown
+     * for the stop itself; the state goes `starting` → `ready` as on the first start.
+     */
+    relaunch(): Promise<void> {
+      // One at a time: a second switch of the setting waits for the first relaunch to finish.
+      relaunching = relaunching.then(relaunchNow).catch((error: unknown) => {
+        deps.log.error('the built-in data source could not be relaunched', {
+          error: error instanceof Error ? error.message : String(error),
+        })
+      })
+      return relaunching
     },
     async stop() {
       stopped = true
