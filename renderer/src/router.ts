@@ -22,6 +22,12 @@ export const routes: RouteRecordRaw[] = [
       artist: typeof route.query.artist === 'string' ? route.query.artist : '',
     }),
   },
+  {
+    path: '/collection/:id',
+    name: 'collection',
+    component: () => import('./views/CollectionView.vue'),
+    props: true,
+  },
   { path: '/artist/:id', name: 'artist', component: () => import('./views/ArtistView.vue'), props: true },
   { path: '/login', name: 'login', component: () => import('./views/LoginView.vue'), meta: { bare: true } },
   { path: '/:rest(.*)*', redirect: '/' },

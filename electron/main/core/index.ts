@@ -9,6 +9,8 @@ import { createAuthService } from './auth/service'
 import { createVault } from './auth/vault'
 import { createCatalogHandlers } from './catalog/handlers'
 import type { ActiveCall } from './catalog/handlers'
+import { createCollectionHandlers } from './collection/handlers'
+import { collectionKey, createCollectionService } from './collection/service'
 import { createEventHub } from './events'
 import { createIpcRouter } from './ipc/router'
 import type { Handlers } from './ipc/router'
@@ -149,12 +151,22 @@ export function createCore(deps: CoreDeps) {
   let playerState: PlayerState | null = null
   const emitSources = () => events.emit('sources:changed', registry.list())
 
+  const collection = createCollectionService({
+    store,
+    events,
+    log: log('collection'),
+    activeSourceId: () => registry.active().id,
+    activeSourceUrl: () => registry.active().url || undefined,
+    lookUpSong: (id) => call((api) => api.songDetail(id, auth.userId())),
+  })
+
   const activate = (id: string) => {
     if (registry.active().id === id) return
     auth.cancelQr()
     registry.setActive(id)
     for (const { client } of clients.values()) client.clearCache()
     emitSources()
+    collection.announce()
     events.emit('auth:changed', auth.state(id))
     void auth.check(id)
   }
@@ -197,8 +209,10 @@ export function createCore(deps: CoreDeps) {
         auth.forget(id)
         clients.delete(id)
         store.delete(sessionKey(id))
+        store.delete(collectionKey(id))
         emitSources()
         if (wasActive) {
+          collection.announce()
           events.emit('auth:changed', auth.state())
           void auth.check()
         }
@@ -207,6 +221,7 @@ export function createCore(deps: CoreDeps) {
     }),
     ...createSettingsHandlers(settings),
     ...listen.handlers,
+    ...createCollectionHandlers(collection),
   }
 
   const router = createIpcRouter(handlers, { isTrustedSender: deps.isTrustedSender, log: log('ipc') })

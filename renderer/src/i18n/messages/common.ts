@@ -10,6 +10,9 @@ export default {
     errorUnavailable: 'This is not available yet.',
     untitled: 'Untitled',
     songs: '{n} songs',
+    totalHours: '{h} h {m} min',
+    totalMinutes: '{m} min {s} s',
+    totalTime: 'Total time',
   },
   'zh-CN': {
     loading: '加载中…',
@@ -22,5 +25,8 @@ export default {
     errorUnavailable: '此功能暂不可用。',
     untitled: '未命名',
     songs: '{n} 首歌曲',
+    totalHours: '{h} 小时 {m} 分钟',
+    totalMinutes: '{m} 分 {s} 秒',
+    totalTime: '总时长',
   },
 }
