@@ -119,4 +119,40 @@ describe('SongContextMenu', () => {
     expect(p.router.currentRoute.value.fullPath).toBe('/album/201?name=Album+1&artist=Artist+1')
     wrapper.unmount()
   })
+
+  it('likes the song, and copies its link at the active data source', async () => {
+    invoke.mockImplementation(async (channel: string, args: { id: number; like: boolean }) => {
+      if (channel === 'catalog:like') return { id: args.id, like: args.like }
+      if (channel === 'sources:list')
+        return {
+          activeId: 'lan',
+          sources: [
+            { id: 'lan', name: 'LAN', url: 'http://192.168.1.9:4000', builtin: false, insecure: true },
+          ],
+        }
+      return undefined
+    })
+    const writeText = vi.fn(async () => {})
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    const p = plugins()
+    const open = () =>
+      mount(SongContextMenu, {
+        props: { song: song(1), at: { x: 0, y: 0 } },
+        global: { plugins: [p.pinia, p.i18n, p.router] },
+        attachTo: document.body,
+      })
+    const first = open()
+    const like = document.querySelector<HTMLButtonElement>('[data-menu-item="like"]')!
+    expect(like.textContent?.trim()).toBe('Like')
+    like.click()
+    await flushPromises()
+    expect(invoke).toHaveBeenCalledWith('catalog:like', { id: 1, like: true })
+    first.unmount()
+    const second = open()
+    expect(document.querySelector('[data-menu-item="like"]')!.textContent?.trim()).toBe('Unlike')
+    document.querySelector<HTMLButtonElement>('[data-menu-item="copy-link"]')!.click()
+    await flushPromises()
+    expect(writeText).toHaveBeenCalledWith('http://192.168.1.9:4000/song/detail?id=1')
+    second.unmount()
+  })
 })
