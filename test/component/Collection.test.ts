@@ -215,4 +215,31 @@ describe('Add to playlist', () => {
     })
     expect(wrapper.emitted('close')).toHaveLength(1)
   })
+
+  it('keeps Tab inside the dialog and closes with Escape', async () => {
+    const p = plugins()
+    invoke.mockImplementation(async (channel: string) =>
+      channel === 'collection:list'
+        ? [{ id: 'p1', name: 'Road trip', size: 0, durationMs: 0, createdAt: 1, updatedAt: 1 }]
+        : undefined,
+    )
+    const wrapper = mount(CollectionAddDialog, {
+      props: { songs: [song(4)] },
+      attachTo: document.body,
+      global: { plugins: [p.pinia, p.i18n, p.router] },
+    })
+    await flushPromises()
+    const dialog = document.querySelector<HTMLElement>('[data-testid="collection-add-dialog"]')!
+    const buttons = [...dialog.querySelectorAll<HTMLButtonElement>('button:not([disabled])')]
+    expect(dialog.contains(document.activeElement)).toBe(true)
+    buttons.at(-1)!.focus()
+    const tab = new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, cancelable: true })
+    document.activeElement!.dispatchEvent(tab)
+    expect(tab.defaultPrevented).toBe(true)
+    expect(document.activeElement).toBe(buttons[0])
+    const escape = new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true })
+    document.activeElement!.dispatchEvent(escape)
+    expect(escape.defaultPrevented).toBe(true)
+    expect(wrapper.emitted('close')).toHaveLength(1)
+  })
 })
