@@ -6,6 +6,7 @@ import type { CollectionPlaylist } from '@shared/ipc/contract'
 import CollectionView from '@renderer/views/CollectionView.vue'
 import CollectionAddDialog from '@renderer/components/collection/CollectionAddDialog.vue'
 import SongContextMenu from '@renderer/components/song/SongContextMenu.vue'
+import SongList from '@renderer/components/song/SongList.vue'
 import { toCollectionSong, useCollectionStore } from '@renderer/stores/collection'
 import { useNotificationsStore } from '@renderer/stores/notifications'
 import { plugins, song } from './support'
@@ -241,5 +242,45 @@ describe('Add to playlist', () => {
     document.activeElement!.dispatchEvent(escape)
     expect(escape.defaultPrevented).toBe(true)
     expect(wrapper.emitted('close')).toHaveLength(1)
+  })
+
+  it('adds a multi-selection (Ctrl- and Shift-click) from the menu of a selected row', async () => {
+    const p = plugins()
+    invoke.mockResolvedValue([])
+    const list = [song(1), song(2), song(3), song(4)]
+    const wrapper = mount(SongList, {
+      props: { songs: list, label: 'Songs' },
+      attachTo: document.body,
+      global: { plugins: [p.pinia, p.i18n, p.router] },
+    })
+    const rows = () => wrapper.findAll('[data-testid="song-row"]')
+    const selected = () => rows().map((r) => r.attributes('aria-selected') === 'true')
+    await rows()[0].trigger('click', { ctrlKey: true })
+    await rows()[2].trigger('click', { shiftKey: true })
+    expect(selected()).toEqual([true, true, true, false])
+    await rows()[1].trigger('click', { ctrlKey: true })
+    expect(selected()).toEqual([true, false, true, false])
+
+    await rows()[2].trigger('contextmenu')
+    const add = document.querySelector<HTMLButtonElement>('[data-menu-item="add-to-playlist"]')!
+    expect(add.textContent?.trim()).toBe('Add 2 selected songs to playlist…')
+    add.click()
+    await flushPromises()
+    expect(useCollectionStore().adding).toEqual([list[0], list[2]])
+
+    // A row outside the selection adds just itself; a plain click or Escape clears the selection.
+    await rows()[3].trigger('contextmenu')
+    expect(document.querySelector('[data-menu-item="add-to-playlist"]')!.textContent?.trim()).toBe(
+      'Add to playlist…',
+    )
+    document.querySelector<HTMLButtonElement>('[data-menu-item="add-to-playlist"]')!.click()
+    await flushPromises()
+    await rows()[3].trigger('click')
+    expect(selected()).toEqual([false, false, false, false])
+    await rows()[0].trigger('keydown', { key: 'a', ctrlKey: true })
+    expect(selected()).toEqual([true, true, true, true])
+    await rows()[0].trigger('keydown', { key: 'Escape' })
+    expect(selected()).toEqual([false, false, false, false])
+    wrapper.unmount()
   })
 })
