@@ -88,6 +88,24 @@ describe('collection service', () => {
     expect(() => t.service.get('nope')).toThrow('This playlist no longer exists')
   })
 
+  it('reads the store once per data source, and forgets a removed source', () => {
+    const t = setup()
+    t.service.create('Mine')
+    const get = vi.spyOn(t.store, 'get')
+    t.service.list()
+    t.service.get('p1')
+    t.service.add('p1', [song(1)])
+    expect(get).not.toHaveBeenCalled()
+    t.useSource('other')
+    t.service.list()
+    t.service.list()
+    expect(get).toHaveBeenCalledTimes(1)
+    t.service.forget('builtin')
+    expect(t.store.snapshot()[collectionKey('builtin')]).toBeUndefined()
+    t.useSource('builtin')
+    expect(t.service.list()).toEqual([])
+  })
+
   it('leaves out what it cannot read from the store instead of failing', () => {
     const t = setup({
       [collectionKey('builtin')]: [

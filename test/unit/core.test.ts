@@ -176,6 +176,27 @@ describe('createCore', () => {
     expect(t.core.auth.qrRunning()).toBe(false)
   })
 
+  it("keeps the user's playlists per data source, tells the renderer on a switch, and drops them with the source", async () => {
+    const t = await setup()
+    const added = (await t.value('sources:add', { url: t.source.url.replace('127.0.0.1', 'localhost') })) as {
+      id: string
+    }
+    await t.value('sources:activate', { id: added.id })
+    await t.value('collection:create', { name: 'Over there' })
+    expect(t.last('collection:changed')?.map((p) => p.name)).toEqual(['Over there'])
+    await t.value('sources:activate', { id: 'builtin' })
+    expect(t.last('collection:changed')).toEqual([])
+    await t.value('collection:create', { name: 'Here' })
+    await t.value('sources:activate', { id: added.id })
+    expect(t.last('collection:changed')?.map((p) => p.name)).toEqual(['Over there'])
+    expect(t.store.snapshot()[`collection:${added.id}`]).toHaveLength(1)
+    await t.value('sources:remove', { id: added.id })
+    expect(t.store.snapshot()[`collection:${added.id}`]).toBeUndefined()
+    expect(t.last('collection:changed')?.map((p) => p.name)).toEqual(['Here'])
+    const bad = await t.invoke('collection:create', { name: '   ' })
+    expect(bad.ok || bad.error.kind).toBe('invalid-argument')
+  })
+
   it('switches data sources: each has its own login, and both sides are told', async () => {
     const t = await setup()
     await t.core.start()

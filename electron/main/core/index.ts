@@ -10,7 +10,7 @@ import { createVault } from './auth/vault'
 import { createCatalogHandlers } from './catalog/handlers'
 import type { ActiveCall } from './catalog/handlers'
 import { createCollectionHandlers } from './collection/handlers'
-import { collectionKey, createCollectionService } from './collection/service'
+import { createCollectionService } from './collection/service'
 import { createEventHub } from './events'
 import { createIpcRouter } from './ipc/router'
 import type { Handlers } from './ipc/router'
@@ -209,7 +209,7 @@ export function createCore(deps: CoreDeps) {
         auth.forget(id)
         clients.delete(id)
         store.delete(sessionKey(id))
-        store.delete(collectionKey(id))
+        collection.forget(id)
         emitSources()
         if (wasActive) {
           collection.announce()

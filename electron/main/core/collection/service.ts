@@ -53,9 +53,24 @@ export function createCollectionService(deps: CollectionDeps) {
   const now = deps.now ?? Date.now
   const newId = deps.newId ?? (() => globalThis.crypto.randomUUID())
 
-  /** What the store holds, with anything unreadable left out (a hand-edited file never blanks the list). */
+  /**
+   * Each source's playlists as last read or written: the store is read (and every song checked) once per
+   * source, not on every call (electron-store parses its whole file on each `get`).
+   */
+  const held = new Map<string, CollectionPlaylist[]>()
+
+  /** The active source's playlists (a copy of the list; the playlists themselves are never edited in place). */
   function read(): CollectionPlaylist[] {
-    const raw = deps.store.get<unknown>(collectionKey(deps.activeSourceId()))
+    const source = deps.activeSourceId()
+    let playlists = held.get(source)
+    if (!playlists) {
+      playlists = load(deps.store.get<unknown>(collectionKey(source)))
+      held.set(source, playlists)
+    }
+    return [...playlists]
+  }
+  /** What the store holds, with anything unreadable left out (a hand-edited file never blanks the list). */
+  function load(raw: unknown): CollectionPlaylist[] {
     if (!Array.isArray(raw)) return []
     const out: CollectionPlaylist[] = []
     for (const value of raw) {
@@ -70,6 +85,7 @@ export function createCollectionService(deps: CollectionDeps) {
     return out
   }
   function write(playlists: CollectionPlaylist[]) {
+    held.set(deps.activeSourceId(), playlists)
     deps.store.set(
       collectionKey(deps.activeSourceId()),
       playlists.map(({ id, name, createdAt, updatedAt, songs }) => ({
@@ -191,6 +207,11 @@ export function createCollectionService(deps: CollectionDeps) {
       const name =
         parsed.name?.trim() || fileName?.replace(/\.(m3u8?|json)$/i, '').trim() || 'Imported playlist'
       return summary(create(name, songs))
+    },
+    /** A data source was removed: its playlists go with it. */
+    forget(sourceId: string) {
+      held.delete(sourceId)
+      deps.store.delete(collectionKey(sourceId))
     },
     /** Tells the renderer the list again (another data source became active). */
     announce() {
