@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow, dialog, screen, session, shell } from 'electron'
+import { app, BrowserWindow, clipboard, dialog, screen, session, shell } from 'electron'
 import {
   createConsoleLogger,
   createCore,
@@ -183,6 +183,7 @@ async function start() {
       },
     },
     openExternal: (url) => shell.openExternal(url),
+    copyText: (text) => clipboard.writeText(text),
     onPlayerState: (state) => tray?.update(state),
     listen: listenPorts,
   })

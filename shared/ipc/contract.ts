@@ -151,6 +151,7 @@ export interface AppInfo {
 export const INVOKE_CHANNELS = [
   'app:info',
   'app:open-external',
+  'app:copy-text',
   'catalog:recommend-playlists',
   'catalog:toplists',
   'catalog:user-playlists',

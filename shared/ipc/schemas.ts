@@ -108,6 +108,9 @@ export const invokeChannels = {
     z.object({ url: z.url({ protocol: /^https?$/ }).max(2048) }).strict(),
   ),
 
+  /** Puts text on the system clipboard (a song's link): the renderer has no clipboard permission. */
+  'app:copy-text': channel<void>().args(z.object({ text: z.string().min(1).max(8192) }).strict()),
+
   'catalog:recommend-playlists': channel<Playlist[]>().args(limitArgs(100)),
   'catalog:toplists': channel<Playlist[]>().args(limitArgs(100)),
   'catalog:user-playlists': channel<Playlist[]>().args(

@@ -132,8 +132,6 @@ describe('SongContextMenu', () => {
         }
       return undefined
     })
-    const writeText = vi.fn(async () => {})
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
     const p = plugins()
     const open = () =>
       mount(SongContextMenu, {
@@ -152,7 +150,7 @@ describe('SongContextMenu', () => {
     expect(document.querySelector('[data-menu-item="like"]')!.textContent?.trim()).toBe('Unlike')
     document.querySelector<HTMLButtonElement>('[data-menu-item="copy-link"]')!.click()
     await flushPromises()
-    expect(writeText).toHaveBeenCalledWith('http://192.168.1.9:4000/song/detail?id=1')
+    expect(invoke).toHaveBeenCalledWith('app:copy-text', { text: 'http://192.168.1.9:4000/song/detail?id=1' })
     second.unmount()
   })
 })

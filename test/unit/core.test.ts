@@ -21,6 +21,7 @@ async function setup(options: { store?: ReturnType<typeof createMemoryStore>; bu
   const windows = { openLogin: vi.fn(), closeLogin: vi.fn() }
   const openExternal = vi.fn()
   const onPlayerState = vi.fn()
+  const copyText = vi.fn()
   const build = (s = store) =>
     createCore({
       store: s,
@@ -31,6 +32,7 @@ async function setup(options: { store?: ReturnType<typeof createMemoryStore>; bu
       windows,
       openExternal,
       onPlayerState,
+      copyText,
       renderQr: async (text) => `data:image/png;base64,${Buffer.from(text).toString('base64')}`,
     })
   const core = build()
@@ -59,6 +61,7 @@ async function setup(options: { store?: ReturnType<typeof createMemoryStore>; bu
     windows,
     openExternal,
     onPlayerState,
+    copyText,
   }
 }
 
@@ -269,6 +272,9 @@ describe('createCore', () => {
 
   it('opens only http(s) addresses in the system browser', async () => {
     const t = await setup()
+    await t.value('app:copy-text', { text: 'http://127.0.0.1:1/song/detail?id=1' })
+    expect(t.copyText).toHaveBeenCalledWith('http://127.0.0.1:1/song/detail?id=1')
+    expect(await t.invoke('app:copy-text', { text: '' })).toMatchObject({ ok: false })
     await t.value('app:open-external', { url: 'https://example.com/help' })
     expect(t.openExternal).toHaveBeenCalledWith('https://example.com/help')
     expect(await t.invoke('app:open-external', { url: 'file:///etc/passwd' })).toMatchObject({ ok: false })

@@ -48,6 +48,8 @@ export interface CoreDeps {
   windows?: WindowsPort
   /** Opens an http(s) address in the system browser. */
   openExternal?: (url: string) => Promise<void> | void
+  /** Puts text on the system clipboard. */
+  copyText?: (text: string) => void
   /** The renderer reported what is playing (the tray shows it). */
   onPlayerState?: (state: PlayerState) => void
   /** Renders a QR code as a PNG data URI (default: qrcode's toDataURL). */
@@ -183,6 +185,7 @@ export function createCore(deps: CoreDeps) {
     ...createAppHandlers({
       appInfo: deps.appInfo,
       openExternal: deps.openExternal ?? (() => undefined),
+      copyText: deps.copyText,
     }),
     ...createCatalogHandlers({ call, userId: () => auth.userId() }),
     ...createPlayerHandlers({
