@@ -65,6 +65,7 @@ describe('Browsing and collecting', () => {
     const found = await names()
     expect(found.length).toBeGreaterThan(0)
     for (const name of found) expect(detail.songs!.map((s) => s.name)).toContain(name)
+    await app.screenshot('ui-album-by-search')
   })
 
   it("shows an artist's albums from meta.albums and opens one", async () => {
@@ -80,6 +81,8 @@ describe('Browsing and collecting', () => {
     await expect.poll(() => cards.count()).toBe(detail.meta!.albums!.length)
     expect(await cards.locator('h3').allTextContents()).toEqual(detail.meta!.albums!.map((a) => a.name))
     expect(await page.getByTestId('albums-by-search').count()).toBe(0)
+    await cards.first().scrollIntoViewIfNeeded()
+    await app.screenshot('ui-artist-albums')
     if (detail.meta!.albums!.length) {
       await cards.first().click()
       await expect
