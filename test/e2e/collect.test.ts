@@ -45,11 +45,12 @@ describe('Browsing and collecting', () => {
     await page.getByTestId('song-row').first().waitFor()
     expect(await names()).toEqual(detail.songs!.map((s) => s.name))
     expect(await page.getByTestId('album-by-search').count()).toBe(0)
+    expect(await page.getByTestId('playlist-duration').textContent()).toMatch(/^\d+ min \d+ s$/)
+    await page.mouse.move(640, 760)
+    await shootForDocsBothThemes(page, 'album')
     await page.getByTestId('song-row').first().click({ button: 'right' })
     await page.locator('[data-menu-item="copy-link"]').click()
     await expect.poll(() => app.copied.at(-1)).toBe(`${app.sourceUrl}/song/detail?id=${detail.songs![0].id}`)
-    expect(await page.getByTestId('playlist-duration').textContent()).toMatch(/^\d+ min \d+ s$/)
-    await shootForDocsBothThemes(page, 'album')
   })
 
   it('finds an album by search, and says so, when the link has no album id', async () => {
@@ -132,6 +133,7 @@ describe('Browsing and collecting', () => {
     await page.getByTestId('sidebar-collection-item').first().waitFor()
     await page.getByTestId('sidebar-collection-item').filter({ hasText: 'Evening' }).click()
     await expect.poll(names).toEqual([wanted[1], wanted[2], wanted[0]])
+    await page.mouse.move(640, 760)
     await shootForDocsBothThemes(page, 'user-playlist')
   })
 
