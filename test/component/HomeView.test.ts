@@ -71,13 +71,21 @@ describe('HomeView recommended songs', () => {
   it('plays them all, or shuffled, leaving out the unplayable ones', async () => {
     const playable = { playable: true, bitrates: [] }
     const songs = [
-      { id: 1, name: 'One', tns: [], artists: [], privilege: playable },
-      { id: 2, name: 'Locked', tns: [], artists: [], privilege: { playable: false, bitrates: [] } },
-      { id: 3, name: 'Three', tns: [], artists: [], privilege: playable },
+      { id: 1, name: 'One', tns: [], artists: [], privilege: playable, duration: 3_600_000 },
+      {
+        id: 2,
+        name: 'Locked',
+        tns: [],
+        artists: [],
+        privilege: { playable: false, bitrates: [] },
+        duration: 60_000,
+      },
+      { id: 3, name: 'Three', tns: [], artists: [], privilege: playable, duration: 240_000 },
     ]
     invoke.mockImplementation(async (channel: string) => (channel === 'catalog:recommend-songs' ? songs : []))
     const wrapper = mountHome()
     await flushPromises()
+    expect(wrapper.get('[data-testid="home-songs-duration"]').text()).toBe('3 songs · 1 h 5 min')
     const player = usePlayerStore()
     const playSongs = vi.spyOn(player, 'playSongs').mockResolvedValue(undefined as never)
     await wrapper.get('[data-testid="home-songs-play"]').trigger('click')

@@ -108,6 +108,10 @@ describe('Browsing and collecting', () => {
       0,
       3,
     )
+    expect(await page.getByTestId('home-songs-duration').textContent()).toMatch(
+      /^\s*\d+ songs · \d+ min \d+ s\s*$/,
+    )
+    await page.getByTestId('home-songs').screenshot({ path: `${RESULTS_DIR}/ui-home-songs.png` })
     for (let i = 0; i < 3; i++) {
       await rows.nth(i).click({ button: 'right' })
       await page.locator('[data-menu-item="add-to-playlist"]').click()
