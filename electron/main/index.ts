@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto'
 import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow, dialog, screen, session, shell } from 'electron'
+import { app, BrowserWindow, clipboard, dialog, screen, session, shell } from 'electron'
 import {
   createConsoleLogger,
   createCore,
@@ -197,6 +197,7 @@ async function start() {
       },
     },
     openExternal: (url) => shell.openExternal(url),
+    copyText: (text) => clipboard.writeText(text),
     onPlayerState: (state) => tray?.update(state),
     listen: listenPorts,
   })

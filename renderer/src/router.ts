@@ -12,6 +12,22 @@ export const routes: RouteRecordRaw[] = [
     component: () => import('./views/PlaylistView.vue'),
     props: true,
   },
+  {
+    path: '/album/:id?',
+    name: 'album',
+    component: () => import('./views/AlbumView.vue'),
+    props: (route) => ({
+      id: typeof route.params.id === 'string' ? route.params.id : '',
+      name: typeof route.query.name === 'string' ? route.query.name : '',
+      artist: typeof route.query.artist === 'string' ? route.query.artist : '',
+    }),
+  },
+  {
+    path: '/collection/:id',
+    name: 'collection',
+    component: () => import('./views/CollectionView.vue'),
+    props: true,
+  },
   { path: '/artist/:id', name: 'artist', component: () => import('./views/ArtistView.vue'), props: true },
   { path: '/login', name: 'login', component: () => import('./views/LoginView.vue'), meta: { bare: true } },
   { path: '/:rest(.*)*', redirect: '/' },

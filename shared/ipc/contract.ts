@@ -2,7 +2,13 @@ import type { z } from 'zod'
 import type { Id, User } from '../api/models'
 import type { Settings } from '../settings'
 import type { ErrorPayload } from '../errors'
-import type { ChannelSpec, invokeChannels, playerSessionSchema, playerStateSchema } from './schemas'
+import type {
+  ChannelSpec,
+  collectionSongSchema,
+  invokeChannels,
+  playerSessionSchema,
+  playerStateSchema,
+} from './schemas'
 
 /**
  * The IPC contract: every channel between renderer and main, declared once. This module has no run-time
@@ -115,6 +121,39 @@ export interface WindowMode {
   mini: boolean
 }
 
+/**
+ * A playlist of the user's own, kept by main per data source (the API has no playlist writes). Its songs
+ * are snapshots of what the data source said when they were added (no media URL, no lyrics).
+ */
+export interface CollectionSummary {
+  id: string
+  name: string
+  size: number
+  /** Sum of the songs' known durations, in milliseconds. */
+  durationMs: number
+  /** The first song's album cover, if any. */
+  cover?: string
+  createdAt: number
+  updatedAt: number
+}
+export type CollectionSong = z.output<typeof collectionSongSchema>
+export interface CollectionPlaylist extends CollectionSummary {
+  songs: CollectionSong[]
+}
+export type CollectionFormat = 'm3u8' | 'json'
+/** An exported playlist: the file's suggested name and its text. */
+export interface CollectionFile {
+  fileName: string
+  mime: string
+  text: string
+}
+/** What adding songs did: songs already in the playlist are not added twice. */
+export interface CollectionAddResult {
+  added: number
+  skipped: number
+  playlist: CollectionSummary
+}
+
 export interface AppInfo {
   name: string
   version: string
@@ -127,6 +166,7 @@ export interface AppInfo {
 export const INVOKE_CHANNELS = [
   'app:info',
   'app:open-external',
+  'app:copy-text',
   'catalog:recommend-playlists',
   'catalog:toplists',
   'catalog:user-playlists',
@@ -156,6 +196,16 @@ export const INVOKE_CHANNELS = [
   'lyrics:current-line',
   'window:set-mini',
   'notify:track-changed',
+  'collection:list',
+  'collection:get',
+  'collection:create',
+  'collection:rename',
+  'collection:delete',
+  'collection:add',
+  'collection:remove',
+  'collection:move',
+  'collection:export',
+  'collection:import',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]
@@ -174,6 +224,8 @@ export interface EventMap {
   'settings:changed': Settings
   'lyrics:line': LyricLine
   'window:mode': WindowMode
+  /** The active data source's own playlists changed (or another source became active). */
+  'collection:changed': CollectionSummary[]
 }
 export type EventName = keyof EventMap
 export const EVENT_NAMES: readonly EventName[] = [
@@ -184,6 +236,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'settings:changed',
   'lyrics:line',
   'window:mode',
+  'collection:changed',
 ]
 
 // ---- what crosses the wire ----

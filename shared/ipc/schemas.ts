@@ -5,6 +5,10 @@ import { settingsPatchSchema } from '../settings'
 import type { Settings } from '../settings'
 import type {
   AppInfo,
+  CollectionAddResult,
+  CollectionFile,
+  CollectionPlaylist,
+  CollectionSummary,
   AuthState,
   DataSourceInfo,
   InvokeChannel,
@@ -65,11 +69,48 @@ export const playerSessionSchema = z
   })
   .strict()
 
+/** Most songs in one of the user's playlists, and most playlists per data source. */
+export const COLLECTION_MAX_SONGS = 10_000
+export const COLLECTION_MAX_PLAYLISTS = 500
+/** Largest playlist file that may be imported (its text). */
+export const COLLECTION_MAX_IMPORT_CHARS = 8 * 1024 * 1024
+
+const label = (max: number) => z.string().max(max)
+const artistSnapshot = z.object({ id: idSchema, name: label(500), avatar: label(2048).optional() })
+/**
+ * A song as the user's playlists keep it: what a row shows and what playback needs to resolve it.
+ * Unknown keys (meta, bitrates) are dropped, so a media URL or lyrics are never stored.
+ */
+export const collectionSongSchema = z.object({
+  id: idSchema,
+  name: label(500),
+  tns: z.array(label(500)).max(20),
+  artists: z.array(artistSnapshot).max(50),
+  album: z
+    .object({
+      id: idSchema,
+      name: label(500),
+      cover: label(2048).optional(),
+      artists: z.array(artistSnapshot).max(50),
+      size: z.number().optional(),
+    })
+    .optional(),
+  duration: z.number().nonnegative().max(1e9).optional(),
+  privilege: z.object({ playable: z.boolean(), reason: label(500).optional() }).optional(),
+})
+const collectionId = z.string().min(1).max(64)
+const playlistName = z.string().trim().min(1).max(100)
+const collectionSongs = z.array(collectionSongSchema).min(1).max(COLLECTION_MAX_SONGS)
+const collectionFormat = z.enum(['m3u8', 'json'])
+
 export const invokeChannels = {
   'app:info': channel<AppInfo>().args(none),
   'app:open-external': channel<void>().args(
     z.object({ url: z.url({ protocol: /^https?$/ }).max(2048) }).strict(),
   ),
+
+  /** Puts text on the system clipboard (a song's link): the renderer has no clipboard permission. */
+  'app:copy-text': channel<void>().args(z.object({ text: z.string().min(1).max(8192) }).strict()),
 
   'catalog:recommend-playlists': channel<Playlist[]>().args(limitArgs(100)),
   'catalog:toplists': channel<Playlist[]>().args(limitArgs(100)),
@@ -153,6 +194,45 @@ export const invokeChannels = {
           .max(400_000)
           .regex(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/)
           .optional(),
+      })
+      .strict(),
+  ),
+
+  'collection:list': channel<CollectionSummary[]>().args(none),
+  'collection:get': channel<CollectionPlaylist>().args(z.object({ id: collectionId }).strict()),
+  'collection:create': channel<CollectionSummary>().args(
+    z.object({ name: playlistName, songs: collectionSongs.optional() }).strict(),
+  ),
+  'collection:rename': channel<CollectionSummary>().args(
+    z.object({ id: collectionId, name: playlistName }).strict(),
+  ),
+  'collection:delete': channel<void>().args(z.object({ id: collectionId }).strict()),
+  'collection:add': channel<CollectionAddResult>().args(
+    z.object({ id: collectionId, songs: collectionSongs }).strict(),
+  ),
+  'collection:remove': channel<CollectionPlaylist>().args(
+    z.object({ id: collectionId, songIds: z.array(idSchema).min(1).max(COLLECTION_MAX_SONGS) }).strict(),
+  ),
+  /** Moves the song at `from` to `to` (indices in the playlist as it is now). */
+  'collection:move': channel<CollectionPlaylist>().args(
+    z
+      .object({
+        id: collectionId,
+        from: z.number().int().min(0).max(COLLECTION_MAX_SONGS),
+        to: z.number().int().min(0).max(COLLECTION_MAX_SONGS),
+      })
+      .strict(),
+  ),
+  'collection:export': channel<CollectionFile>().args(
+    z.object({ id: collectionId, format: collectionFormat }).strict(),
+  ),
+  /** A playlist file's text; without `format`, guessed from the text. Creates a new playlist. */
+  'collection:import': channel<CollectionSummary>().args(
+    z
+      .object({
+        text: z.string().min(1).max(COLLECTION_MAX_IMPORT_CHARS),
+        format: collectionFormat.optional(),
+        name: label(200).optional(),
       })
       .strict(),
   ),

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { flushPromises, mount } from '@vue/test-utils'
 import { CadenceError } from '@shared/errors'
 import HomeView from '@renderer/views/HomeView.vue'
+import { usePlayerStore } from '@renderer/stores/player'
 import { plugins } from './support'
 
 const invoke = vi.fn()
@@ -61,5 +62,37 @@ describe('HomeView', () => {
     const wrapper = mountHome()
     await flushPromises()
     expect(wrapper.text()).toContain('Nothing here yet')
+  })
+})
+
+describe('HomeView recommended songs', () => {
+  beforeEach(() => invoke.mockReset())
+
+  it('plays them all, or shuffled, leaving out the unplayable ones', async () => {
+    const playable = { playable: true, bitrates: [] }
+    const songs = [
+      { id: 1, name: 'One', tns: [], artists: [], privilege: playable, duration: 3_600_000 },
+      {
+        id: 2,
+        name: 'Locked',
+        tns: [],
+        artists: [],
+        privilege: { playable: false, bitrates: [] },
+        duration: 60_000,
+      },
+      { id: 3, name: 'Three', tns: [], artists: [], privilege: playable, duration: 240_000 },
+    ]
+    invoke.mockImplementation(async (channel: string) => (channel === 'catalog:recommend-songs' ? songs : []))
+    const wrapper = mountHome()
+    await flushPromises()
+    expect(wrapper.get('[data-testid="home-songs-duration"]').text()).toBe('3 songs · 1 h 5 min')
+    const player = usePlayerStore()
+    const playSongs = vi.spyOn(player, 'playSongs').mockResolvedValue(undefined as never)
+    await wrapper.get('[data-testid="home-songs-play"]').trigger('click')
+    expect(playSongs).toHaveBeenLastCalledWith([songs[0], songs[2]], 0)
+    expect(player.shuffle).toBe(false)
+    await wrapper.get('[data-testid="home-songs-shuffle"]').trigger('click')
+    expect(playSongs.mock.calls.at(-1)![0]).toEqual([songs[0], songs[2]])
+    expect(player.shuffle).toBe(true)
   })
 })

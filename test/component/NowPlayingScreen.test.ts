@@ -42,6 +42,7 @@ async function mountView() {
       { path: '/', name: 'home', component: empty },
       { path: '/artist/:id', name: 'artist', component: empty },
       { path: '/search', name: 'search', component: empty },
+      { path: '/album/:id?', name: 'album', component: empty },
     ],
   })
   await router.push('/')
@@ -200,7 +201,7 @@ describe('NowPlayingScreen', () => {
     expect(wrapper.get('[data-testid="now-playing-title"]').text()).toBe('Song 1')
     const album = wrapper.get('[data-testid="now-playing-album"]')
     expect(album.text()).toBe('Album 1')
-    expect(album.attributes('href')).toBe('/search?q=Album+1')
+    expect(album.attributes('href')).toBe('/album/201?name=Album+1&artist=Artist+1')
     const artist = wrapper.get('[data-testid="now-playing-artist"]')
     expect(artist.text()).toBe('Artist 1')
     await artist.trigger('click')

@@ -109,8 +109,11 @@ describe('SongRow', () => {
     expect([...menu.querySelectorAll('button')].map((b) => b.textContent?.trim())).toEqual([
       'Play next',
       'Add to queue',
+      'Like',
+      'Add to playlist…',
       'Go to artist: Artist 2',
       'Go to album: Album 2',
+      'Copy link',
     ])
     menu.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }))
     await flushPromises()

@@ -16,6 +16,7 @@ export function plugins(): { router: Router; pinia: TestingPinia; i18n: ReturnTy
       { path: '/login', name: 'login', component: { template: '<div />' } },
       { path: '/artist/:id', name: 'artist', component: { template: '<div />' } },
       { path: '/playlist/:id', name: 'playlist', component: { template: '<div />' } },
+      { path: '/album/:id?', name: 'album', component: { template: '<div />' } },
     ],
   })
   return {

@@ -55,6 +55,8 @@ export interface App {
   appUrl: string
   /** The core's key-value store (in memory): `store.snapshot()` is what electron-store would persist. */
   store: ReturnType<typeof createMemoryStore>
+  /** What the app put on the clipboard (`app:copy-text`), oldest first. */
+  copied: string[]
   /** The QR login window, while it is open. */
   loginPage(): Page | undefined
   /** Saves a screenshot under test-results/. */
@@ -144,6 +146,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
     }
 
     const store = createMemoryStore(options.store)
+    const copied: string[] = []
     const core = createCore({
       builtinPassphrase: OWNER_PASSPHRASE,
       store,
@@ -153,6 +156,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       appInfo: { name: 'Cadence', version: '0.0.0-test', platform: process.platform },
       windows,
       listen: options.listen,
+      copyText: (text) => void copied.push(text),
     })
     cleanups.push(() => core.dispose())
     if (options.sourceUrl) {
@@ -207,6 +211,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       core,
       appUrl,
       store,
+      copied,
       loginPage: () => loginPage,
       async screenshot(name) {
         const path = join(RESULTS_DIR, `${name}.png`)

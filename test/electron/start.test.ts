@@ -52,6 +52,16 @@ describe('the built app under the stand-in Electron: a fresh start', () => {
     expect((reason as { kind: string }).kind).not.toBe('internal')
   })
 
+  it("copies a song's link to the system clipboard through main, and keeps the user's playlists in the store", async () => {
+    await page.getByTestId('home-songs').getByTestId('song-row').first().click({ button: 'right' })
+    await page.locator('[data-menu-item="copy-link"]').click()
+    const { data } = await app.waitFor('clipboard-write')
+    expect(data).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/song\/detail\?id=.+$/)
+    const made = await page.evaluate(() => window.cadence.invoke('collection:create', { name: 'Stand-in' }))
+    expect(made).toMatchObject({ name: 'Stand-in', size: 0 })
+    await page.getByTestId('sidebar-collection-item').filter({ hasText: 'Stand-in' }).waitFor()
+  })
+
   it('shows the tray icon from a file electron-builder packages', async () => {
     const { data } = await app.waitFor('tray-created')
     const icon = data as { icon: string; empty: boolean }

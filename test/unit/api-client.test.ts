@@ -56,6 +56,46 @@ describe('createApiClient', () => {
     expect(server.requests[0].url).toBe('/playlist/recommend?limit=5')
   })
 
+  it("keeps an artist's valid albums from meta.albums and drops the bad ones", async () => {
+    const { api } = await clientFor((_req, res) =>
+      json(
+        res,
+        ok({
+          id: 3,
+          name: 'Lumen',
+          type: 'artist',
+          songs: [],
+          meta: {
+            songCount: 9,
+            albums: [
+              { id: 40, name: 'Glass Hours', cover: '/cover/40.png', size: 8 },
+              { name: 'no id' },
+              'junk',
+            ],
+          },
+        }),
+      ),
+    )
+    const artist = await api.artistDetail(3)
+    expect(artist.meta?.songCount).toBe(9)
+    expect(artist.meta?.albums).toEqual([
+      expect.objectContaining({
+        id: 40,
+        name: 'Glass Hours',
+        size: 8,
+        artists: [],
+        cover: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/cover\/40\.png$/),
+      }),
+    ])
+  })
+
+  it('removes an artist meta.albums that is not a list', async () => {
+    const { api } = await clientFor((_req, res) =>
+      json(res, ok({ id: 3, name: 'Lumen', songs: [], meta: { albums: 'soon', other: 1 } })),
+    )
+    expect((await api.artistDetail(3)).meta).toEqual({ other: 1 })
+  })
+
   it('keeps string and virtual ids exactly as given', async () => {
     const { api } = await clientFor((_req, res) => json(res, ok([{ id: 'key_daily_songs', name: 'Daily' }])))
     expect((await api.recommendPlaylists())[0].id).toBe('key_daily_songs')

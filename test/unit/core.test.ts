@@ -21,6 +21,7 @@ async function setup(options: { store?: ReturnType<typeof createMemoryStore>; bu
   const windows = { openLogin: vi.fn(), closeLogin: vi.fn() }
   const openExternal = vi.fn()
   const onPlayerState = vi.fn()
+  const copyText = vi.fn()
   const build = (s = store) =>
     createCore({
       store: s,
@@ -31,6 +32,7 @@ async function setup(options: { store?: ReturnType<typeof createMemoryStore>; bu
       windows,
       openExternal,
       onPlayerState,
+      copyText,
       renderQr: async (text) => `data:image/png;base64,${Buffer.from(text).toString('base64')}`,
     })
   const core = build()
@@ -59,6 +61,7 @@ async function setup(options: { store?: ReturnType<typeof createMemoryStore>; bu
     windows,
     openExternal,
     onPlayerState,
+    copyText,
   }
 }
 
@@ -176,6 +179,27 @@ describe('createCore', () => {
     expect(t.core.auth.qrRunning()).toBe(false)
   })
 
+  it("keeps the user's playlists per data source, tells the renderer on a switch, and drops them with the source", async () => {
+    const t = await setup()
+    const added = (await t.value('sources:add', { url: t.source.url.replace('127.0.0.1', 'localhost') })) as {
+      id: string
+    }
+    await t.value('sources:activate', { id: added.id })
+    await t.value('collection:create', { name: 'Over there' })
+    expect(t.last('collection:changed')?.map((p) => p.name)).toEqual(['Over there'])
+    await t.value('sources:activate', { id: 'builtin' })
+    expect(t.last('collection:changed')).toEqual([])
+    await t.value('collection:create', { name: 'Here' })
+    await t.value('sources:activate', { id: added.id })
+    expect(t.last('collection:changed')?.map((p) => p.name)).toEqual(['Over there'])
+    expect(t.store.snapshot()[`collection:${added.id}`]).toHaveLength(1)
+    await t.value('sources:remove', { id: added.id })
+    expect(t.store.snapshot()[`collection:${added.id}`]).toBeUndefined()
+    expect(t.last('collection:changed')?.map((p) => p.name)).toEqual(['Here'])
+    const bad = await t.invoke('collection:create', { name: '   ' })
+    expect(bad.ok || bad.error.kind).toBe('invalid-argument')
+  })
+
   it('switches data sources: each has its own login, and both sides are told', async () => {
     const t = await setup()
     await t.core.start()
@@ -278,6 +302,9 @@ describe('createCore', () => {
 
   it('opens only http(s) addresses in the system browser', async () => {
     const t = await setup()
+    await t.value('app:copy-text', { text: 'http://127.0.0.1:1/song/detail?id=1' })
+    expect(t.copyText).toHaveBeenCalledWith('http://127.0.0.1:1/song/detail?id=1')
+    expect(await t.invoke('app:copy-text', { text: '' })).toMatchObject({ ok: false })
     await t.value('app:open-external', { url: 'https://example.com/help' })
     expect(t.openExternal).toHaveBeenCalledWith('https://example.com/help')
     expect(await t.invoke('app:open-external', { url: 'file:///etc/passwd' })).toMatchObject({ ok: false })

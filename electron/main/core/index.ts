@@ -9,6 +9,8 @@ import { createAuthService } from './auth/service'
 import { createVault } from './auth/vault'
 import { createCatalogHandlers } from './catalog/handlers'
 import type { ActiveCall } from './catalog/handlers'
+import { createCollectionHandlers } from './collection/handlers'
+import { createCollectionService } from './collection/service'
 import { createEventHub } from './events'
 import { createIpcRouter } from './ipc/router'
 import type { Handlers } from './ipc/router'
@@ -49,6 +51,8 @@ export interface CoreDeps {
   windows?: WindowsPort
   /** Opens an http(s) address in the system browser. */
   openExternal?: (url: string) => Promise<void> | void
+  /** Puts text on the system clipboard. */
+  copyText?: (text: string) => void
   /** The renderer reported what is playing (the tray shows it). */
   onPlayerState?: (state: PlayerState) => void
   /** Renders a QR code as a PNG data URI (default: qrcode's toDataURL). */
@@ -181,12 +185,22 @@ export function createCore(deps: CoreDeps) {
   let sessionSaved: (() => void) | undefined
   const emitSources = () => events.emit('sources:changed', registry.list())
 
+  const collection = createCollectionService({
+    store,
+    events,
+    log: log('collection'),
+    activeSourceId: () => registry.active().id,
+    activeSourceUrl: () => registry.active().url || undefined,
+    lookUpSong: (id) => call((api) => api.songDetail(id, auth.userId())),
+  })
+
   const activate = (id: string) => {
     if (registry.active().id === id) return
     auth.cancelQr()
     registry.setActive(id)
     for (const { client } of clients.values()) client.clearCache()
     emitSources()
+    collection.announce()
     events.emit('auth:changed', auth.state(id))
     void auth.check(id)
   }
@@ -203,6 +217,7 @@ export function createCore(deps: CoreDeps) {
     ...createAppHandlers({
       appInfo: deps.appInfo,
       openExternal: deps.openExternal ?? (() => undefined),
+      copyText: deps.copyText,
     }),
     ...createCatalogHandlers({ call, userId: () => auth.userId() }),
     ...createPlayerHandlers({
@@ -230,8 +245,10 @@ export function createCore(deps: CoreDeps) {
         auth.forget(id)
         clients.delete(id)
         store.delete(sessionKey(id))
+        collection.forget(id)
         emitSources()
         if (wasActive) {
+          collection.announce()
           events.emit('auth:changed', auth.state())
           void auth.check()
         }
@@ -241,6 +258,7 @@ export function createCore(deps: CoreDeps) {
     }),
     ...createSettingsHandlers(settings),
     ...listen.handlers,
+    ...createCollectionHandlers(collection),
   }
 
   const router = createIpcRouter(handlers, { isTrustedSender: deps.isTrustedSender, log: log('ipc') })

@@ -31,3 +31,20 @@ export function useSongCount(): (n: number) => string {
   const { t, locale } = useI18n()
   return (n) => t('common.songs', { count: formatCount(n, locale.value) }, n)
 }
+
+/**
+ * A list's total time as the header says it: hours and minutes from an hour on, else minutes and seconds.
+ * The message key and its values, for the i18n layer to word.
+ */
+export function totalDuration(ms: number): {
+  key: 'common.totalHours' | 'common.totalMinutes'
+  values: Record<string, number>
+} {
+  const total = Math.round(Math.max(0, ms) / 1000)
+  if (total >= 3600)
+    return {
+      key: 'common.totalHours',
+      values: { h: Math.floor(total / 3600), m: Math.floor(total / 60) % 60 },
+    }
+  return { key: 'common.totalMinutes', values: { m: Math.floor(total / 60), s: total % 60 } }
+}

@@ -850,6 +850,16 @@ export const shell = {
   showItemInFolder: (path: string) => record('show-item-in-folder', path),
 }
 
+/** The system clipboard: text only, recorded. */
+let clipboardText = ''
+export const clipboard = {
+  writeText: (text: string) => {
+    clipboardText = String(text)
+    record('clipboard-write', clipboardText)
+  },
+  readText: () => clipboardText,
+}
+
 export const dialog = {
   showErrorBox: (title: string, content: string) => record('error-box', { title, content }),
   showMessageBox: async (...args: unknown[]) => {

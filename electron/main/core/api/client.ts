@@ -87,6 +87,22 @@ const playlistDetailSchema = playlistSchema.extend({
     .transform(async (value) => (Array.isArray(value) ? await songList.parseAsync(value) : undefined)),
 })
 
+/**
+ * An artist's detail: a playlist-shaped object. Where the server sends the artist's albums in
+ * `meta.albums` (the spec leaves `meta` open), they are checked like search's albums, bad ones dropped,
+ * so the renderer can show them as `Album[]`; anything else there is removed.
+ */
+const albumList = tolerantList(albumSchema)
+const artistDetailSchema = playlistDetailSchema.transform(async (artist) => {
+  const albums = artist.meta?.albums
+  if (albums === undefined) return artist
+  const { albums: _dropped, ...meta } = artist.meta ?? {}
+  void _dropped
+  return Array.isArray(albums)
+    ? { ...artist, meta: { ...meta, albums: await albumList.parseAsync(albums) } }
+    : { ...artist, meta }
+})
+
 /** Search: every list tolerant; some servers answer `[]` or `null` when nothing matched. */
 const searchSchema = z.preprocess(
   (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}),
@@ -446,7 +462,7 @@ export function createApiClient(options: ApiClientOptions) {
         ...o,
       }),
     artistDetail: (id: Id, o: RequestOptions = {}) =>
-      request({ path: '/artist/detail', query: { id }, schema: playlistDetailSchema, cache: true, ...o }),
+      request({ path: '/artist/detail', query: { id }, schema: artistDetailSchema, cache: true, ...o }),
 
     /** A newer search cancels the one still in flight. */
     search: async (keywords: string, limit?: number, o: RequestOptions = {}) => {

@@ -17,6 +17,8 @@ export function isExternalUrl(url: string): boolean {
 export function createAppHandlers(deps: {
   appInfo: AppInfo
   openExternal: (url: string) => Promise<void> | void
+  /** The system clipboard (Electron's `clipboard.writeText`); absent where there is none. */
+  copyText?: (text: string) => void
 }): Pick<Handlers, AppChannels> {
   return {
     'app:info': () => deps.appInfo,
@@ -25,6 +27,12 @@ export function createAppHandlers(deps: {
         throw new CadenceError({ kind: 'invalid-argument', message: 'Only web addresses can be opened' })
       }
       await deps.openExternal(url)
+    },
+    'app:copy-text': ({ text }) => {
+      if (!deps.copyText) {
+        throw new CadenceError({ kind: 'unavailable', message: 'There is no clipboard to copy to here' })
+      }
+      deps.copyText(text)
     },
   }
 }

@@ -13,6 +13,9 @@ export default {
     details: 'Details',
     untitled: 'Untitled',
     songs: 'no songs | {count} song | {count} songs',
+    totalHours: '{h} h {m} min',
+    totalMinutes: '{m} min {s} s',
+    totalTime: 'Total time',
   },
   'zh-CN': {
     loading: '加载中…',
@@ -28,5 +31,8 @@ export default {
     details: '详情',
     untitled: '未命名',
     songs: '{count}首歌曲',
+    totalHours: '{h} 小时 {m} 分钟',
+    totalMinutes: '{m} 分 {s} 秒',
+    totalTime: '总时长',
   },
 }

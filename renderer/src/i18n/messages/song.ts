@@ -21,6 +21,9 @@ export default {
     goToAlbum: 'Go to album: {name}',
     queuedNext: '“{name}” plays next',
     queued: '“{name}” added to the queue',
+    copyLink: 'Copy link',
+    linkCopied: 'Link copied',
+    copyFailed: 'Could not copy the link.',
   },
   'zh-CN': {
     title: '标题',
@@ -44,5 +47,8 @@ export default {
     goToAlbum: '查看专辑：{name}',
     queuedNext: '“{name}”将在下一首播放',
     queued: '已将“{name}”添加到播放队列',
+    copyLink: '复制链接',
+    linkCopied: '链接已复制',
+    copyFailed: '无法复制链接。',
   },
 }

@@ -1,0 +1,94 @@
+import { useI18n } from 'vue-i18n'
+import { useRouter } from 'vue-router'
+import type { Song } from '@shared/api/models'
+import type { CollectionFormat } from '@shared/ipc/contract'
+import { useCollectionStore } from '@renderer/stores/collection'
+import { useNotificationsStore } from '@renderer/stores/notifications'
+import { toCadenceError } from '@renderer/stores/async'
+
+/** The route of one of the user's playlists. */
+export const collectionRoute = (id: string) => ({ name: 'collection', params: { id } })
+
+/**
+ * What the user does with their own playlists, with what they are told: each action reports success or
+ * failure through the one notifications path and answers whether it worked.
+ */
+export function useCollect() {
+  const { t } = useI18n()
+  const router = useRouter()
+  const store = useCollectionStore()
+  const notifications = useNotificationsStore()
+  const failed = (key: string, cause: unknown) => {
+    notifications.error(t(key, { reason: toCadenceError(cause).message }))
+    return undefined
+  }
+
+  return {
+    async addSongs(id: string, songs: Song[]) {
+      try {
+        const result = await store.add(id, songs)
+        const name = result.playlist.name
+        if (result.added === 0) notifications.info(t('collection.alreadyIn', { name }))
+        else notifications.success(t('collection.added', { n: result.added, name }, result.added))
+        return result
+      } catch (cause) {
+        return failed('collection.addFailed', cause)
+      }
+    },
+    async create(name: string, songs?: Song[]) {
+      try {
+        const made = await store.create(name, songs)
+        notifications.success(
+          songs?.length
+            ? t('collection.added', { n: made.size, name: made.name }, made.size)
+            : t('collection.created', { name: made.name }),
+        )
+        return made
+      } catch (cause) {
+        return failed('collection.createFailed', cause)
+      }
+    },
+    async rename(id: string, name: string) {
+      try {
+        return await store.rename(id, name)
+      } catch (cause) {
+        return failed('collection.renameFailed', cause)
+      }
+    },
+    async remove(id: string, name: string) {
+      try {
+        await store.remove(id)
+        notifications.info(t('collection.deleted', { name }))
+        return true
+      } catch (cause) {
+        return failed('collection.deleteFailed', cause)
+      }
+    },
+    /** Saves the playlist as a file the way a browser downloads one (Electron asks where to save it). */
+    async exportAs(id: string, format: CollectionFormat) {
+      try {
+        const file = await store.exportFile(id, format)
+        const url = URL.createObjectURL(new Blob([file.text], { type: `${file.mime};charset=utf-8` }))
+        const link = document.createElement('a')
+        link.href = url
+        link.download = file.fileName
+        link.click()
+        setTimeout(() => URL.revokeObjectURL(url), 10_000)
+        return file
+      } catch (cause) {
+        return failed('collection.exportFailed', cause)
+      }
+    },
+    /** Imports a chosen M3U8 or JSON file as a new playlist and opens it. */
+    async importFrom(file: File) {
+      try {
+        const made = await store.importFile(await file.text(), file.name)
+        notifications.success(t('collection.imported', { n: made.size, name: made.name }, made.size))
+        await router.push(collectionRoute(made.id))
+        return made
+      } catch (cause) {
+        return failed('collection.importFailed', cause)
+      }
+    },
+  }
+}

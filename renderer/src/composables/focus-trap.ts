@@ -1,0 +1,25 @@
+import type { Ref } from 'vue'
+
+const FOCUSABLE = 'button:not([disabled]), input:not([disabled]):not([hidden]), a[href], [tabindex="0"]'
+
+/**
+ * Keeps Tab and Shift+Tab inside a modal dialog: from its last control to its first and back. Call the
+ * returned handler from the dialog's keydown.
+ */
+export function useFocusTrap(root: Ref<HTMLElement | undefined>) {
+  return (event: KeyboardEvent) => {
+    if (event.key !== 'Tab' || !root.value) return
+    const items = [...root.value.querySelectorAll<HTMLElement>(FOCUSABLE)]
+    if (!items.length) return
+    const first = items[0]
+    const last = items[items.length - 1]
+    const at = document.activeElement
+    if (event.shiftKey && (at === first || !root.value.contains(at))) {
+      event.preventDefault()
+      last.focus()
+    } else if (!event.shiftKey && (at === last || !root.value.contains(at))) {
+      event.preventDefault()
+      first.focus()
+    }
+  }
+}
