@@ -25,6 +25,8 @@ describe('Like and unlike', () => {
   it('likes a song from a playlist and finds it in the liked playlist', async () => {
     const page = app.page
     await page.getByTestId('home-playlists').getByTestId('playlist-card').first().click()
+    // Home has song rows of its own: pick a row only once the playlist's view has replaced it.
+    await page.getByTestId('playlist-name').waitFor()
     const unliked = page
       .getByTestId('song-row')
       .filter({ has: page.locator('[data-testid="like-button"][aria-pressed="false"]') })
