@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { idSchema } from '../api/models'
 import type { Artist, LikeResult, Playlist, SearchResult, Song } from '../api/models'
-import { settingsPatchSchema } from '../settings'
+import { settingsPatchSchema } from '../settings-schema'
 import type { Settings } from '../settings'
 import type {
   AppInfo,
