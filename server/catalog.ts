@@ -90,7 +90,7 @@ const PLAYLIST_COLUMNS = `p.id, p.name, p.type, p.kind, p.description, p.creator
 const PLAYLIST_FROM = `playlists p LEFT JOIN users u ON u.id = p.creator_id LEFT JOIN artists ar ON ar.id = p.artist_id`
 
 /** Longest song list any single response carries (a playlist's detail returns all songs up to this). */
-export const MAX_DETAIL_SONGS = 10_000
+export const MAX_DETAIL_SONGS = 100_000
 const CACHE_MS = 30_000
 const SCORE = (s: { play_count: number; like_count: number }) => s.play_count + s.like_count * 20
 
@@ -340,7 +340,17 @@ export class Catalog {
     return this.playlistsByIds(base, ids)
   }
 
-  playlistDetail(base: string, id: number, viewer: UserRow | null): PlaylistJson {
+  /**
+   * A playlist with its songs. `page` is this server's extension (other servers ignore it): only the songs
+   * from `offset`, at most `limit` of them; `size` is always the whole list's length, so a client that
+   * asked for a page knows how many songs there are.
+   */
+  playlistDetail(
+    base: string,
+    id: number,
+    viewer: UserRow | null,
+    page?: { offset: number; limit?: number },
+  ): PlaylistJson {
     const p = this.stmt.playlist.get(id) as PlaylistRow | undefined
     if (!p) throw notFound(`No playlist or album with id ${id}.`)
     if (p.kind === 'liked' && (viewer === null || viewer.id !== p.creator_id)) {
@@ -348,8 +358,14 @@ export class Catalog {
       throw new ApiError(403, 'This liked-songs playlist belongs to another user.')
     }
     const json = this.playlistJson(base, p)
-    json.songs = this.songs(base, this.playlistSongIds(p))
-    json.size = json.songs.length
+    const ids = this.playlistSongIds(p)
+    const offset = page?.offset ?? 0
+    const wanted =
+      page?.limit === undefined && offset === 0
+        ? ids
+        : ids.slice(offset, offset + (page?.limit ?? ids.length))
+    json.songs = this.songs(base, wanted)
+    json.size = ids.length
     return json
   }
 

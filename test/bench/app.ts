@@ -145,7 +145,7 @@ async function bridgeTransfer(): Promise<Figure[]> {
       app.page.evaluate(async (playlist) => {
         const t = performance.now()
         const answer = await window.cadence.invoke('catalog:playlist', { id: playlist })
-        return { ms: performance.now() - t, songs: answer.songs?.length ?? 0 }
+        return { ms: performance.now() - t, songs: answer.total }
       }, id)
     await time(big)
     await time(small)
