@@ -128,12 +128,17 @@ export class Catalog {
       albumSize: db.prepare('SELECT COUNT(*) AS n FROM songs WHERE album_id = ?'),
       likedSize: db.prepare('SELECT COUNT(*) AS n FROM likes WHERE user_id = ?'),
       playlistSongIds: db.prepare(
-        'SELECT song_id AS id FROM playlist_songs WHERE playlist_id = ? ORDER BY position LIMIT ?',
+        'SELECT song_id AS id FROM playlist_songs WHERE playlist_id = ? ORDER BY position LIMIT ? OFFSET ?',
       ),
-      albumSongIds: db.prepare('SELECT id FROM songs WHERE album_id = ? ORDER BY track_no, id LIMIT ?'),
+      playlistSongCount: db.prepare('SELECT COUNT(*) AS n FROM playlist_songs WHERE playlist_id = ?'),
+      albumSongIds: db.prepare(
+        'SELECT id FROM songs WHERE album_id = ? ORDER BY track_no, id LIMIT ? OFFSET ?',
+      ),
+      albumSongCount: db.prepare('SELECT COUNT(*) AS n FROM songs WHERE album_id = ?'),
       likedSongIds: db.prepare(
-        'SELECT song_id AS id FROM likes WHERE user_id = ? ORDER BY created_at DESC, song_id DESC LIMIT ?',
+        'SELECT song_id AS id FROM likes WHERE user_id = ? ORDER BY created_at DESC, song_id DESC LIMIT ? OFFSET ?',
       ),
+      likedSongCount: db.prepare('SELECT COUNT(*) AS n FROM likes WHERE user_id = ?'),
       isLiked: db.prepare('SELECT 1 AS x FROM likes WHERE user_id = ? AND song_id = ?'),
       user: db.prepare('SELECT id, name, description FROM users WHERE id = ?'),
       artist: db.prepare('SELECT id, name, description FROM artists WHERE id = ?'),
@@ -358,28 +363,40 @@ export class Catalog {
       throw new ApiError(403, 'This liked-songs playlist belongs to another user.')
     }
     const json = this.playlistJson(base, p)
-    const ids = this.playlistSongIds(p)
     const offset = page?.offset ?? 0
-    const wanted =
-      page?.limit === undefined && offset === 0
-        ? ids
-        : ids.slice(offset, offset + (page?.limit ?? ids.length))
-    json.songs = this.songs(base, wanted)
-    json.size = ids.length
+    const limit = Math.min(page?.limit ?? MAX_DETAIL_SONGS, MAX_DETAIL_SONGS)
+    const { ids, size } = this.playlistSongIds(p, offset, limit)
+    json.songs = this.songs(base, ids)
+    json.size = size
     return json
   }
 
-  private playlistSongIds(p: PlaylistRow): number[] {
+  /** The ids of one page of a playlist's songs, and how many it has in all (at most MAX_DETAIL_SONGS). */
+  private playlistSongIds(p: PlaylistRow, offset: number, limit: number): { ids: number[]; size: number } {
     const pluck = (rows: unknown[]) => (rows as Array<{ id: number }>).map((r) => r.id)
+    const count = (row: unknown) => Math.min((row as { n: number }).n, MAX_DETAIL_SONGS)
+    // Never past the cap, whatever the offset.
+    const take = Math.max(0, Math.min(limit, MAX_DETAIL_SONGS - offset))
     switch (p.kind) {
       case 'album':
-        return pluck(this.stmt.albumSongIds.all(p.id, MAX_DETAIL_SONGS))
+        return {
+          ids: pluck(this.stmt.albumSongIds.all(p.id, take, offset)),
+          size: count(this.stmt.albumSongCount.get(p.id)),
+        }
       case 'liked':
-        return pluck(this.stmt.likedSongIds.all(p.creator_id, MAX_DETAIL_SONGS))
-      case 'chart':
-        return this.chartSongIds(p.rule ?? 'hot')
+        return {
+          ids: pluck(this.stmt.likedSongIds.all(p.creator_id, take, offset)),
+          size: count(this.stmt.likedSongCount.get(p.creator_id)),
+        }
+      case 'chart': {
+        const all = this.chartSongIds(p.rule ?? 'hot')
+        return { ids: all.slice(offset, offset + take), size: all.length }
+      }
       default:
-        return pluck(this.stmt.playlistSongIds.all(p.id, MAX_DETAIL_SONGS))
+        return {
+          ids: pluck(this.stmt.playlistSongIds.all(p.id, take, offset)),
+          size: count(this.stmt.playlistSongCount.get(p.id)),
+        }
     }
   }
 
