@@ -65,7 +65,7 @@ describe('A long playlist, a page at a time', () => {
     // Rows carry what rows show: no artist avatars, no album artists, no media URL or lyrics.
     const row = head.rows[0]
     expect(row.artists[0]).not.toHaveProperty('avatar', expect.anything())
-    expect(row.album?.artists).toEqual([])
+    expect(row.album).not.toHaveProperty('artists')
     expect(row.meta?.url).toBeUndefined()
     const first = page.locator('main [data-testid="song-row"]').first()
     expect(await first.getByTestId('song-name').innerText()).toBe(head.rows[0].name)

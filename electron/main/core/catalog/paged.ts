@@ -42,24 +42,30 @@ interface Entry {
   filter?: { query: string; indices: Promise<number[]> }
 }
 
-/** A row: what a song row shows and the player needs before it resolves the song (see `PlaylistHead`). */
+/**
+ * A row: what a song row shows and the player needs before it resolves the song (see `PlaylistHead`).
+ * Fields without a value are left out, and the album carries no artists: structured clone (Electron's
+ * IPC) pays for every property and object it copies. Typed as a `Song` for the renderer, which reads
+ * rows where it reads songs.
+ */
 export function toRow(song: Song): Song {
+  const row: Record<string, unknown> = { id: song.id, name: song.name, tns: song.tns }
+  row.artists = song.artists.map((a) => ({ id: a.id, name: a.name }))
   const { album, privilege, meta } = song
-  return {
-    id: song.id,
-    name: song.name,
-    tns: song.tns,
-    artists: song.artists.map((a) => ({ id: a.id, name: a.name, avatar: undefined })),
-    album: album && { id: album.id, name: album.name, cover: album.cover, artists: [], size: undefined },
-    duration: song.duration,
-    privilege: privilege && {
-      playable: privilege.playable,
-      reason: privilege.reason,
-      bitrates: privilege.bitrates,
-      maxBitrate: privilege.maxBitrate,
-    },
-    meta: meta?.isFavorite === undefined ? undefined : ({ isFavorite: meta.isFavorite } as Song['meta']),
+  if (album) {
+    const slim: Record<string, unknown> = { id: album.id, name: album.name }
+    if (album.cover !== undefined) slim.cover = album.cover
+    row.album = slim
   }
+  if (song.duration !== undefined) row.duration = song.duration
+  if (privilege) {
+    const slim: Record<string, unknown> = { playable: privilege.playable, bitrates: privilege.bitrates }
+    if (privilege.reason !== undefined) slim.reason = privilege.reason
+    if (privilege.maxBitrate !== undefined) slim.maxBitrate = privilege.maxBitrate
+    row.privilege = slim
+  }
+  if (meta?.isFavorite !== undefined) row.meta = { isFavorite: meta.isFavorite }
+  return row as unknown as Song
 }
 
 /** What stands in for a song the data source sent broken. */
