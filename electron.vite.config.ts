@@ -1,6 +1,8 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import vue from '@vitejs/plugin-vue'
+import { bundleReport } from './tools/bundle-report'
+import { i18nPrecompile } from './tools/i18n-precompile'
 
 const alias = {
   '@main': resolve('electron/main'),
@@ -27,6 +29,7 @@ export default defineConfig({
   },
   preload: {
     resolve: { alias },
+    plugins: [bundleReport()],
     build: {
       outDir: 'out/preload',
       // A sandboxed preload cannot load ES modules or node_modules: one CommonJS file.
@@ -39,10 +42,26 @@ export default defineConfig({
   },
   renderer: {
     root: 'renderer',
-    resolve: { alias },
-    plugins: [vue()],
+    resolve: {
+      alias: {
+        ...alias,
+        // Messages are compiled at build time (tools/i18n-precompile.ts): the runtime-only build suffices.
+        'vue-i18n': 'vue-i18n/dist/vue-i18n.runtime.esm-bundler.js',
+      },
+    },
+    define: {
+      __VUE_I18N_FULL_INSTALL__: 'true',
+      __VUE_I18N_LEGACY_API__: 'false',
+      __INTLIFY_PROD_DEVTOOLS__: 'false',
+      __INTLIFY_DROP_MESSAGE_COMPILER__: 'true',
+      __VUE_OPTIONS_API__: 'false',
+      __VUE_PROD_DEVTOOLS__: 'false',
+      __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
+    },
+    plugins: [i18nPrecompile(), vue(), bundleReport()],
     build: {
       outDir: 'out/renderer',
+      minify: true,
       rollupOptions: { input: { index: resolve('renderer/index.html') } },
     },
   },

@@ -20,7 +20,12 @@ const noZod = {
   message:
     'The preload and the zod-free contract modules must not load zod: argument schemas live in shared/ipc/schemas.ts.',
 }
-const ZOD_FREE_SHARED = ['shared/ipc/contract.ts', 'shared/ipc/bridge.ts', 'shared/errors.ts']
+const ZOD_FREE_SHARED = [
+  'shared/ipc/contract.ts',
+  'shared/ipc/bridge.ts',
+  'shared/errors.ts',
+  'shared/settings.ts',
+]
 const nodeModules = [
   { group: ['node:*'], message: 'shared/ must not import Node modules.' },
   {
@@ -153,5 +158,25 @@ export default tseslint.config(
   {
     files: ['electron/preload/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noZod] }] },
+  },
+  {
+    // The renderer uses the shared modules with schemas for their types only (test/e2e/bundle.test.ts
+    // checks the built bundle for zod too).
+    files: ['renderer/**/*.ts', 'renderer/**/*.vue'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            noZod,
+            ...['@shared/api/models', '@shared/settings-schema', '@shared/ipc/schemas'].map((name) => ({
+              name,
+              allowTypeImports: true,
+              message: 'This module builds zod schemas: the renderer imports only its types.',
+            })),
+          ],
+        },
+      ],
+    },
   },
 )

@@ -1,6 +1,11 @@
-import { z } from 'zod'
+import type { z } from 'zod'
+import type { settingsPatchSchema, settingsSchema } from './settings-schema'
 
-/** User settings: one typed interface with defaults, persisted by main (schema version for migrations). */
+/**
+ * User settings: one typed interface with defaults, persisted by main (schema version for migrations).
+ * No run-time zod here (types only), so the renderer can use the defaults and choices without loading
+ * zod; main's schemas are in `./settings-schema`.
+ */
 
 export const SETTINGS_VERSION = 1
 
@@ -11,35 +16,6 @@ export type Theme = (typeof THEMES)[number]
 export const LANGUAGES = ['en', 'zh-CN'] as const
 export type Language = (typeof LANGUAGES)[number]
 
-export const settingsSchema = z.object({
-  version: z.literal(SETTINGS_VERSION),
-  /** Keep the credential across restarts (encrypted). Off: memory only. */
-  keepSignedIn: z.boolean(),
-  /** Linux without a keyring: the user agreed to store the credential with weak (basic_text) protection. */
-  allowInsecureStorage: z.boolean(),
-  quality: z.enum(QUALITIES),
-  theme: z.enum(THEMES),
-  language: z.enum(LANGUAGES),
-  lyrics: z.object({
-    showTranslation: z.boolean(),
-    showTransliteration: z.boolean(),
-    fontScale: z.number().min(0.75).max(2),
-    /** The desktop lyrics window: shown, locked (click-through, not draggable), its text size and colour. */
-    desktop: z.boolean(),
-    desktopLocked: z.boolean(),
-    desktopFontSize: z.number().int().min(16).max(72),
-    desktopColor: z.string().regex(/^#[0-9a-f]{6}$/i),
-  }),
-  /** An OS notification with the cover when the song changes (off by default). */
-  notifyTrackChange: z.boolean(),
-  /**
-   * "Let my phone sign in": the built-in data source listens on the network (0.0.0.0) instead of loopback
-   * only, and its owner passphrase is kept (encrypted) and shown, so a phone can confirm a sign-in.
-   */
-  phoneSignIn: z.boolean(),
-  /** QR login polling interval, 3–5 s as the spec recommends. */
-  qrPollIntervalMs: z.number().int().min(3000).max(5000),
-})
 export type Settings = z.infer<typeof settingsSchema>
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -63,10 +39,4 @@ export const DEFAULT_SETTINGS: Settings = {
   qrPollIntervalMs: 3000,
 }
 
-/** A partial update from the renderer; `version` is main's business. */
-export const settingsPatchSchema = settingsSchema
-  .omit({ version: true })
-  .extend({ lyrics: settingsSchema.shape.lyrics.partial() })
-  .partial()
-  .strict()
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>

@@ -3,7 +3,7 @@ import { createPinia } from 'pinia'
 import App from './App.vue'
 import DesktopLyricsApp from './components/desktop-lyrics/DesktopLyricsApp.vue'
 import { createAppI18n } from './i18n'
-import { createAppRouter } from './router'
+import { createAppRouter, warmViews } from './router'
 import './styles/base.css'
 
 /** The desktop lyrics window loads `#/desktop-lyrics`: its own small root, no router, no player. */
@@ -13,3 +13,4 @@ app.use(createPinia())
 app.use(createAppI18n())
 if (!desktopLyrics) app.use(createAppRouter())
 app.mount('#app')
+if (!desktopLyrics && !window.location.hash.startsWith('#/login')) warmViews()

@@ -33,6 +33,16 @@ export const routes: RouteRecordRaw[] = [
   { path: '/:rest(.*)*', redirect: '/' },
 ]
 
+/**
+ * Loads the playlist view's code (and the song list's) once the window is idle, so the first playlist
+ * opened does not wait for it; it stays out of the initial JavaScript.
+ */
+export function warmViews(): void {
+  const warm = () => void import('./views/PlaylistView.vue').catch(() => undefined)
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(warm, { timeout: 2000 })
+  else setTimeout(warm, 1000)
+}
+
 export function createAppRouter() {
   return createRouter({ history: createWebHashHistory(), routes })
 }

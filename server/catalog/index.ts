@@ -82,8 +82,13 @@ export class Catalog {
     return toplists(this.store, base, limit)
   }
 
-  playlistDetail(base: string, id: number, viewer: UserRow | null): PlaylistJson {
-    return playlistDetail(this.store, base, id, viewer)
+  playlistDetail(
+    base: string,
+    id: number,
+    viewer: UserRow | null,
+    page?: { offset: number; limit?: number },
+  ): PlaylistJson {
+    return playlistDetail(this.store, base, id, viewer, page)
   }
 
   chartSongIds(rule: string): number[] {

@@ -141,12 +141,18 @@ export function toplists(store: CatalogStore, base: string, limit: number): Play
   return playlistsByIds(store, base, found)
 }
 
-/** A playlist or album with its songs; a liked-songs playlist only for its owner. */
+/**
+ * A playlist or album with its songs; a liked-songs playlist only for its owner. `page` is this server's
+ * extension (other servers ignore it): only the songs from `offset`, at most `limit` of them; `size` is
+ * always the whole list's length (up to MAX_DETAIL_SONGS), so a client that asked for a page knows how
+ * many songs there are.
+ */
 export function playlistDetail(
   store: CatalogStore,
   base: string,
   id: number,
   viewer: UserRow | null,
+  page?: { offset: number; limit?: number },
 ): PlaylistJson {
   const p = playlistRow(store, id)
   if (!p) throw notFound(`No playlist or album with id ${id}.`)
@@ -154,35 +160,42 @@ export function playlistDetail(
     if (viewer === null) throw loginRequired()
     throw new ApiError(403, 'This liked-songs playlist belongs to another user.')
   }
+  const offset = page?.offset ?? 0
+  const limit = Math.min(page?.limit ?? MAX_DETAIL_SONGS, MAX_DETAIL_SONGS)
+  // Never past the cap, whatever the offset.
+  const take = Math.max(0, Math.min(limit, MAX_DETAIL_SONGS - offset))
   const json = playlistJson(store, base, p)
-  json.songs = songs(store, base, playlistSongIds(store, p))
-  json.size = json.songs.length
+  json.songs = songs(store, base, playlistSongIds(store, p, offset, take))
+  json.size = Math.min(json.size ?? playlistSize(store, p), MAX_DETAIL_SONGS)
   return json
 }
 
-function playlistSongIds(store: CatalogStore, p: PlaylistRow): number[] {
+/** The ids of one page of a playlist's songs, in the playlist's order. */
+function playlistSongIds(store: CatalogStore, p: PlaylistRow, offset: number, take: number): number[] {
   switch (p.kind) {
     case 'album':
       return ids(
         store
-          .prep('SELECT id FROM songs WHERE album_id = ? ORDER BY track_no, id LIMIT ?')
-          .all(p.id, MAX_DETAIL_SONGS),
+          .prep('SELECT id FROM songs WHERE album_id = ? ORDER BY track_no, id LIMIT ? OFFSET ?')
+          .all(p.id, take, offset),
       )
     case 'liked':
       return ids(
         store
           .prep(
-            'SELECT song_id AS id FROM likes WHERE user_id = ? ORDER BY created_at DESC, song_id DESC LIMIT ?',
+            'SELECT song_id AS id FROM likes WHERE user_id = ? ORDER BY created_at DESC, song_id DESC LIMIT ? OFFSET ?',
           )
-          .all(p.creator_id, MAX_DETAIL_SONGS),
+          .all(p.creator_id, take, offset),
       )
     case 'chart':
-      return chartSongIds(store, p.rule ?? 'hot')
+      return chartSongIds(store, p.rule ?? 'hot').slice(offset, offset + take)
     default:
       return ids(
         store
-          .prep('SELECT song_id AS id FROM playlist_songs WHERE playlist_id = ? ORDER BY position LIMIT ?')
-          .all(p.id, MAX_DETAIL_SONGS),
+          .prep(
+            'SELECT song_id AS id FROM playlist_songs WHERE playlist_id = ? ORDER BY position LIMIT ? OFFSET ?',
+          )
+          .all(p.id, take, offset),
       )
   }
 }

@@ -81,4 +81,4 @@ export const PLAYLIST_COLUMNS = `p.id, p.name, p.type, p.kind, p.description, p.
 export const PLAYLIST_FROM = `playlists p LEFT JOIN users u ON u.id = p.creator_id LEFT JOIN artists ar ON ar.id = p.artist_id`
 
 /** Longest song list any single response carries (a playlist's detail returns all songs up to this). */
-export const MAX_DETAIL_SONGS = 10_000
+export const MAX_DETAIL_SONGS = 100_000

@@ -25,6 +25,8 @@ import {
 
 /** Size of the one huge playlist a catalogue of at least this many songs gets. */
 export const BIG_PLAYLIST_SONGS = 10_000
+/** And of a second, ten times larger, in a catalogue of at least this many songs (`--demo 100000`). */
+export const HUGE_PLAYLIST_SONGS = 100_000
 
 /** Fixed "now" of the demo world, so that release dates do not depend on when it was generated. */
 export const DEMO_EPOCH = Date.UTC(2025, 5, 1)
@@ -323,6 +325,10 @@ export function generateDemo(db: DB, n: number, ownerId: number): DemoSummary {
     if (n >= BIG_PLAYLIST_SONGS) {
       const all = Array.from({ length: BIG_PLAYLIST_SONGS }, (_, i) => firstSongId + i)
       addPlaylist('The Big Archive', 'normal', 'user', 'Ten thousand songs in one list.', ownerId, all)
+    }
+    if (n >= HUGE_PLAYLIST_SONGS) {
+      const all = Array.from({ length: HUGE_PLAYLIST_SONGS }, (_, i) => firstSongId + i)
+      addPlaylist('The Huge Archive', 'normal', 'user', 'A hundred thousand songs in one list.', ownerId, all)
     }
 
     // Charts are computed from plays, likes and release dates when read (see catalog/charts.ts).

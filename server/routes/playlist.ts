@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { ok } from '../envelope'
 import { idParam, intParam, type Params } from '../params'
 import type { Ctx } from '../context'
+import { MAX_DETAIL_SONGS } from '../catalog'
 
 export const MAX_LIST_LIMIT = 1000
 export const MAX_LIMIT = 100
@@ -26,8 +27,13 @@ export function playlistRoutes(app: FastifyInstance, ctx: Ctx): void {
     return ok(ctx.catalog.toplists(ctx.baseUrl(req), limit))
   })
 
+  // `offset` and `limit` are this server's extension for clients that page long lists (spec: `id` only).
   app.get('/playlist/detail', async (req) => {
-    const id = idParam(req.query as Params, 'id', true)
-    return ok(ctx.catalog.playlistDetail(ctx.baseUrl(req), id, ctx.viewer(req)))
+    const q = req.query as Params
+    const id = idParam(q, 'id', true)
+    const offset = intParam(q, 'offset', 0, 0, MAX_DETAIL_SONGS)
+    const limit =
+      q.limit === undefined ? undefined : intParam(q, 'limit', MAX_DETAIL_SONGS, 1, MAX_DETAIL_SONGS)
+    return ok(ctx.catalog.playlistDetail(ctx.baseUrl(req), id, ctx.viewer(req), { offset, limit }))
   })
 }

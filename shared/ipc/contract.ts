@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { Id, User } from '../api/models'
+import type { Id, Playlist, Song, User } from '../api/models'
 import type { Settings } from '../settings'
 import type { ErrorPayload } from '../errors'
 import type {
@@ -160,6 +160,28 @@ export interface AppInfo {
   platform: string
 }
 
+/**
+ * A playlist a page at a time. `catalog:playlist` answers the header, the length of the list and its first
+ * rows; `catalog:playlist-rows` answers any other range (of the whole list, or of the songs matching a
+ * search within it). Main keeps the whole list.
+ *
+ * A row is a `Song` that carries only what a row shows and the player needs before it resolves the song:
+ * id, name, translated names, artists' ids and names, the album's id, name and cover, duration, whether
+ * it plays (and why not, and its bitrates) and whether it is liked. The rest stays in main.
+ */
+export type PlaylistHead = Omit<Playlist, 'songs'> & {
+  /** How many songs the list has. */
+  total: number
+  /** Rows from index 0 (enough for the first screens). */
+  rows: Song[]
+}
+export interface PlaylistRows {
+  /** The length of the list asked about: the whole playlist, or the matches of `query`. */
+  total: number
+  offset: number
+  rows: Song[]
+}
+
 // ---- channels: renderer → main (invoke) ----
 
 /** Every invoke channel; the argument schemas are in `./schemas` (main only), one per name here. */
@@ -171,6 +193,7 @@ export const INVOKE_CHANNELS = [
   'catalog:toplists',
   'catalog:user-playlists',
   'catalog:playlist',
+  'catalog:playlist-rows',
   'catalog:recommend-songs',
   'catalog:recommend-artists',
   'catalog:artist',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { idSchema } from '../api/models'
 import type { Artist, LikeResult, Playlist, SearchResult, Song } from '../api/models'
-import { settingsPatchSchema } from '../settings'
+import { settingsPatchSchema } from '../settings-schema'
 import type { Settings } from '../settings'
 import type {
   AppInfo,
@@ -14,6 +14,8 @@ import type {
   InvokeChannel,
   LyricLine,
   PhoneAccess,
+  PlaylistHead,
+  PlaylistRows,
   WindowMode,
   PlayerSession,
   QrEvent,
@@ -123,7 +125,18 @@ export const invokeChannels = {
       .strict()
       .optional(),
   ),
-  'catalog:playlist': channel<Playlist>().args(byId),
+  'catalog:playlist': channel<PlaylistHead>().args(byId),
+  'catalog:playlist-rows': channel<PlaylistRows>().args(
+    z
+      .object({
+        id: idSchema,
+        offset: z.number().int().min(0).max(1_000_000),
+        limit: z.number().int().min(1).max(2000),
+        /** Only the songs whose name, artists or album contain these words. */
+        query: z.string().trim().max(200).optional(),
+      })
+      .strict(),
+  ),
   'catalog:recommend-songs': channel<Song[]>().args(limitArgs(100)),
   'catalog:recommend-artists': channel<Artist[]>().args(limitArgs(100)),
   'catalog:artist': channel<Playlist>().args(byId),

@@ -7,7 +7,7 @@ import { benchLoad } from './load'
 import { benchLyrics } from './lyrics'
 import { benchPlayback } from './playback'
 import { benchServer } from './server'
-import { benchUi } from './ui'
+import { benchHuge, benchUi } from './ui'
 import { printTable } from './stats'
 import type { Figure } from './stats'
 
@@ -24,6 +24,7 @@ const suites: Array<[string, () => Promise<Figure[]>]> = [
   ['client', benchClient],
   ['app', benchApp],
   ['ui', benchUi],
+  ['huge', benchHuge],
   ['playback', benchPlayback],
   ['lyrics', benchLyrics],
 ]

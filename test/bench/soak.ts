@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url'
 import type { CDPSession, Page } from 'playwright-core'
 import type { Playlist, Song } from '@shared/api/models'
+import type { PlaylistHead } from '@shared/ipc/contract'
 import { startApp } from '../e2e/harness'
 import type { App } from '../e2e/harness'
 import { playSongs } from '../e2e/playback-support'
@@ -65,7 +66,7 @@ async function speedUp(page: Page) {
 
 const ended = (page: Page) => page.evaluate(() => (window as unknown as { __soakEnded: number }).__soakEnded)
 
-async function browse(page: Page, step: number, playlists: Playlist[], words: string[]) {
+async function browse(page: Page, step: number, playlists: PlaylistHead[], words: string[]) {
   const view = step % 4
   if (view === 0) {
     await page.evaluate(() => (location.hash = '#/'))
@@ -75,7 +76,7 @@ async function browse(page: Page, step: number, playlists: Playlist[], words: st
     await page.evaluate((id) => (location.hash = `#/playlist/${id}`), playlist.id)
     await page.getByTestId('playlist-name').waitFor()
   } else if (view === 2) {
-    const artistId = playlists[step % playlists.length].songs?.[0]?.artists[0]?.id ?? 1
+    const artistId = playlists[step % playlists.length].rows[0]?.artists[0]?.id ?? 1
     await page.evaluate((id) => (location.hash = `#/artist/${id}`), artistId)
     await page.locator('h1').first().waitFor()
   } else {
@@ -97,10 +98,10 @@ export async function benchSoak(): Promise<Figure[]> {
     const trusted = { senderUrl: `${app.appUrl}/index.html` }
     const lists = await app.core.router.invoke('catalog:recommend-playlists', { limit: 12 }, trusted)
     if (!lists.ok) throw new Error(lists.error.message)
-    const playlists: Playlist[] = []
+    const playlists: PlaylistHead[] = []
     for (const p of lists.value as Playlist[]) {
       const detail = await app.core.router.invoke('catalog:playlist', { id: p.id }, trusted)
-      if (detail.ok) playlists.push(detail.value as Playlist)
+      if (detail.ok) playlists.push(detail.value as PlaylistHead)
     }
     const songs = await catalogueSongs(app, SONGS + 10)
     const words = songs.slice(0, 40).map((s) => s.name.split(/\s+/)[0] || s.name)

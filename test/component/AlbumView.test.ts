@@ -38,8 +38,11 @@ describe('AlbumView', () => {
           id: 50,
           name: 'Glass Hours',
           type: 'album',
-          songs: [onAlbum(1, 'Glass Hours'), onAlbum(2, 'Glass Hours')],
+          total: 3,
+          rows: [onAlbum(1, 'Glass Hours'), onAlbum(2, 'Glass Hours')],
         }
+      if (channel === 'catalog:playlist-rows')
+        return { total: 3, offset: 2, rows: [onAlbum(3, 'Glass Hours')] }
       return undefined
     })
     const wrapper = mountAlbum({ id: '50', name: 'Glass Hours', artist: 'Lumen' })
@@ -48,7 +51,9 @@ describe('AlbumView', () => {
     expect(wrapper.get('[data-testid="playlist-type"]').text()).toBe('Album')
     expect(wrapper.get('[data-testid="playlist-name"]').text()).toBe('Glass Hours')
     expect(wrapper.get('[data-testid="playlist-creator"]').text()).toBe('Lumen')
-    expect(rows(wrapper)).toEqual(['Track 1', 'Track 2'])
+    // The header came with the first rows; the rest of the album was asked for in a page.
+    expect(invoke).toHaveBeenCalledWith('catalog:playlist-rows', { id: '50', offset: 2, limit: 2000 })
+    expect(rows(wrapper)).toEqual(['Track 1', 'Track 2', 'Track 3'])
     expect(wrapper.find('[data-testid="album-by-search"]').exists()).toBe(false)
   })
 

@@ -32,7 +32,7 @@ describe('PlaylistView', () => {
 
   it("shows the clicked card's name and cover when the detail answer has neither", async () => {
     invoke.mockImplementation(async (channel: string) =>
-      channel === 'catalog:playlist' ? { id: 7, type: 'normal', songs: [song(1)] } : undefined,
+      channel === 'catalog:playlist' ? { id: 7, type: 'normal', total: 1, rows: [song(1)] } : undefined,
     )
     const view = await openFromCard({ id: 7, name: '每日推荐', cover: 'http://127.0.0.1:1/c.jpg' })
     expect(view.get('[data-testid="playlist-name"]').text()).toBe('每日推荐')
@@ -40,15 +40,16 @@ describe('PlaylistView', () => {
   })
 
   it('prefers the detail answer over the card', async () => {
-    invoke.mockResolvedValue({ id: 7, name: 'Full name', type: 'normal', songs: [song(1)] })
+    invoke.mockResolvedValue({ id: 7, name: 'Full name', type: 'normal', total: 1, rows: [song(1)] })
     const view = await openFromCard({ id: 7, name: 'Card name' })
     expect(view.get('[data-testid="playlist-name"]').text()).toBe('Full name')
   })
 
-  it('recognises the liked playlist by the id a like result named, without meta.kind, and drops an unliked row', async () => {
+  it('recognises the liked playlist by the id a like result named, without meta.kind, and reloads it after an unlike', async () => {
     let liked = [song(1, { meta: { isFavorite: true } }), song(2, { meta: { isFavorite: true } })]
     invoke.mockImplementation(async (channel: string, payload: { id: number; like?: boolean }) => {
-      if (channel === 'catalog:playlist') return { id: 99, name: 'My likes', type: 'normal', songs: liked }
+      if (channel === 'catalog:playlist')
+        return { id: 99, name: 'My likes', type: 'normal', total: liked.length, rows: liked }
       if (channel === 'catalog:like') {
         liked = liked.filter((s) => s.id !== payload.id)
         return { id: payload.id, like: false, playlist: 99 }
@@ -67,7 +68,14 @@ describe('PlaylistView', () => {
   })
 
   it('tells how to like a song when the liked playlist is empty', async () => {
-    invoke.mockResolvedValue({ id: 5, name: 'Liked', type: 'normal', songs: [], meta: { kind: 'liked' } })
+    invoke.mockResolvedValue({
+      id: 5,
+      name: 'Liked',
+      type: 'normal',
+      total: 0,
+      rows: [],
+      meta: { kind: 'liked' },
+    })
     const view = await openFromCard({ id: 5 })
     expect(view.get('[data-testid="playlist-empty"]').text()).toContain('No liked songs yet')
   })

@@ -15,6 +15,7 @@ export const VALID_ARGS: Record<string, unknown> = {
   'catalog:toplists': { limit: 10 },
   'catalog:user-playlists': { limit: 10, offset: 0 },
   'catalog:playlist': { id: 1 },
+  'catalog:playlist-rows': { id: 1, offset: 0, limit: 100, query: 'rain' },
   'catalog:recommend-songs': { limit: 10 },
   'catalog:recommend-artists': { limit: 10 },
   'catalog:artist': { id: 1 },

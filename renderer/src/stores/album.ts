@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import type { Album, Playlist, SearchResult, Song } from '@shared/api/models'
+import type { Album, Id, Playlist, SearchResult, Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
 import { invoke } from '@renderer/services/cadence'
 import { useAsyncState } from './async'
@@ -76,8 +76,10 @@ export const useAlbumStore = defineStore('album', () => {
     const q = query.value
     if (q.id) {
       try {
-        const playlist = await invoke('catalog:playlist', { id: q.id })
-        if (playlist.type === 'album') {
+        const head = await invoke('catalog:playlist', { id: q.id })
+        if (head.type === 'album') {
+          const { rows, total, ...header } = head
+          const playlist: Playlist = { ...header, songs: await allRows(q.id, rows, total) }
           const artist = playlist.creator ?? albumArtist(playlist, q)
           return { album: { ...playlist, creator: artist }, source: 'data-source' }
         }
@@ -103,6 +105,17 @@ export const useAlbumStore = defineStore('album', () => {
 })
 
 /** An album playlist without a creator: its artist, from the link or its songs. */
+/** Every song of a paged list: the first rows came with the header, the rest in pages. */
+async function allRows(id: Id, first: Song[], total: number): Promise<Song[]> {
+  const songs = [...first]
+  while (songs.length < total) {
+    const page = await invoke('catalog:playlist-rows', { id, offset: songs.length, limit: 2000 })
+    if (page.rows.length === 0) break
+    songs.push(...page.rows)
+  }
+  return songs
+}
+
 function albumArtist(playlist: Playlist, q: AlbumQuery) {
   const name =
     q.artist ?? playlist.songs?.[0]?.album?.artists[0]?.name ?? playlist.songs?.[0]?.artists[0]?.name

@@ -9,7 +9,7 @@ import { toCadenceError } from './async'
 export const LIBRARY_PAGE_SIZE = 30
 
 /** Whether a playlist is the user's liked-songs playlist (the reference server marks it in `meta`). */
-export function isLikedPlaylist(playlist: Playlist, likedId?: unknown): boolean {
+export function isLikedPlaylist(playlist: Pick<Playlist, 'id' | 'meta'>, likedId?: unknown): boolean {
   return playlist.meta?.kind === 'liked' || (likedId !== undefined && String(playlist.id) === String(likedId))
 }
 

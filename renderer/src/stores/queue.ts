@@ -1,12 +1,30 @@
 import { defineStore } from 'pinia'
 import { computed, shallowRef } from 'vue'
-import { songSchema } from '@shared/api/models'
 import type { Song } from '@shared/api/models'
 import * as Q from '@shared/player/queue'
 import type { QueueEntry, QueueState, RepeatMode } from '@shared/player/queue'
 
-function isSong(value: unknown): value is Song {
-  return songSchema.safeParse(value).success
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * A song as the queue saved it (main validated it before it was first queued). Checked by shape, not by
+ * main's zod schema: the renderer does not load zod.
+ */
+export function isSong(value: unknown): value is Song {
+  if (!isRecord(value)) return false
+  const { id, name, tns, artists, album, duration, privilege } = value
+  return (
+    ((typeof id === 'string' && id.length > 0) || (typeof id === 'number' && Number.isFinite(id))) &&
+    typeof name === 'string' &&
+    Array.isArray(tns) &&
+    tns.every((t) => typeof t === 'string') &&
+    Array.isArray(artists) &&
+    artists.every((a) => isRecord(a) && typeof a.name === 'string') &&
+    (album === undefined || isRecord(album)) &&
+    (duration === undefined || (typeof duration === 'number' && duration >= 0)) &&
+    (privilege === undefined || isRecord(privilege))
+  )
 }
 
 /** What the queue keeps of a song: no resolved URL (it expires) and no lyrics (they are resolved again). */

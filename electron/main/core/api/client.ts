@@ -103,6 +103,15 @@ const artistDetailSchema = playlistDetailSchema.transform(async (artist) => {
     : { ...artist, meta }
 })
 
+/**
+ * A playlist whose songs are left unchecked: the paged catalogue (`core/catalog/paged.ts`) validates them
+ * a page at a time, as they are asked for, instead of all of a long list before the first is shown.
+ */
+const playlistRawSongsSchema = playlistSchema.extend({
+  songs: z.unknown().transform((value) => (Array.isArray(value) ? (value as unknown[]) : undefined)),
+})
+export type PlaylistWithRawSongs = z.output<typeof playlistRawSongsSchema>
+
 /** Search: every list tolerant; some servers answer `[]` or `null` when nothing matched. */
 const searchSchema = z.preprocess(
   (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}),
@@ -424,6 +433,19 @@ export function createApiClient(options: ApiClientOptions) {
       request({ path: '/playlist/toplist', query: { limit }, schema: playlistList, cache: true, ...o }),
     playlistDetail: (id: Id, o: RequestOptions = {}) =>
       request({ path: '/playlist/detail', query: { id }, schema: playlistDetailSchema, cache: true, ...o }),
+
+    /**
+     * `/playlist/detail` with the songs unchecked. `page` asks for part of the list (`offset`, `limit`):
+     * an extension the reference server understands and other servers ignore (they send every song).
+     */
+    playlistPage: (id: Id, page: { offset?: number; limit?: number } = {}, o: RequestOptions = {}) =>
+      request({
+        path: '/playlist/detail',
+        query: { id, ...page },
+        schema: playlistRawSongsSchema,
+        cache: true,
+        ...o,
+      }),
 
     recommendSongs: (limit?: number, o: RequestOptions = {}) =>
       request({

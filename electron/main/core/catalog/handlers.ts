@@ -1,6 +1,7 @@
 import { DataSourceError } from '@shared/errors'
 import type { ApiClient } from '../api/client'
 import type { Handlers } from '../ipc/router'
+import { createPagedCatalog } from './paged'
 
 type CatalogChannels = Extract<keyof Handlers, `catalog:${string}`>
 
@@ -13,6 +14,7 @@ export function createCatalogHandlers(deps: {
   userId: () => string | number | undefined
 }): Pick<Handlers, CatalogChannels> {
   const { call } = deps
+  const paged = createPagedCatalog({ call })
   return {
     'catalog:recommend-playlists': (args) => call((api) => api.recommendPlaylists(args?.limit)),
     'catalog:toplists': (args) => call((api) => api.toplists(args?.limit)),
@@ -27,7 +29,8 @@ export function createCatalogHandlers(deps: {
       }
       return call((api) => api.userPlaylists(uid, { limit: args?.limit, offset: args?.offset }))
     },
-    'catalog:playlist': ({ id }) => call((api) => api.playlistDetail(id)),
+    'catalog:playlist': ({ id }) => paged.open(id),
+    'catalog:playlist-rows': (args) => paged.rows(args),
     'catalog:recommend-songs': (args) => call((api) => api.recommendSongs(args?.limit)),
     'catalog:recommend-artists': (args) => call((api) => api.recommendArtists(args?.limit)),
     'catalog:artist': ({ id }) => call((api) => api.artistDetail(id)),

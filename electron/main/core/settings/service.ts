@@ -1,4 +1,5 @@
-import { DEFAULT_SETTINGS, SETTINGS_VERSION, settingsPatchSchema, settingsSchema } from '@shared/settings'
+import { DEFAULT_SETTINGS, SETTINGS_VERSION } from '@shared/settings'
+import { settingsPatchSchema, settingsSchema } from '@shared/settings-schema'
 import type { Settings, SettingsPatch } from '@shared/settings'
 import type { EventHub } from '../events'
 import type { Logger } from '../log'

@@ -14,6 +14,11 @@ import type { LoadOptions } from './engine'
 export const SAVE_INTERVAL_MS = 5000
 /** Queue and volume edits are saved once they settle for this long. */
 const EDIT_SETTLE_MS = 300
+/**
+ * A longer queue (Play all on a 100,000-song playlist) is saved without its songs: main refuses a session
+ * over 5 MB anyway, and copying such a queue across the bridge every few seconds would stall the page.
+ */
+export const MAX_SAVED_QUEUE = 15_000
 
 export interface PlayerSessionDeps {
   /** The queue's serialised form, and a way to put one back. */
@@ -41,7 +46,7 @@ export function createPlayerSession(deps: PlayerSessionDeps) {
   function snapshot(): PlayerSession {
     return {
       version: 1,
-      queue: queue.snapshot(),
+      queue: queue.entries.length > MAX_SAVED_QUEUE ? null : queue.snapshot(),
       positionMs: Math.max(0, Math.round(engine.positionMs)),
       volume: engine.volume,
       muted: engine.muted,
