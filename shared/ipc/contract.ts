@@ -175,6 +175,14 @@ export type PlaylistHead = Omit<Playlist, 'songs'> & {
   /** Rows from index 0 (enough for the first screens). */
   rows: Song[]
 }
+/** How a playlist's rows can be ordered besides the playlist's own order (`catalog:playlist-rows`). */
+export const PLAYLIST_SORTS = ['title', 'artist', 'album', 'duration'] as const
+export type PlaylistSortKey = (typeof PLAYLIST_SORTS)[number]
+export interface PlaylistSort {
+  by: PlaylistSortKey
+  descending?: boolean
+}
+
 export interface PlaylistRows {
   /** The length of the list asked about: the whole playlist, or the matches of `query`. */
   total: number

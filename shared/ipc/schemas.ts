@@ -3,6 +3,7 @@ import { idSchema } from '../api/models'
 import type { Artist, LikeResult, Playlist, SearchResult, Song } from '../api/models'
 import { settingsPatchSchema } from '../settings-schema'
 import type { Settings } from '../settings'
+import { PLAYLIST_SORTS } from './contract'
 import type {
   AppInfo,
   CollectionAddResult,
@@ -134,6 +135,11 @@ export const invokeChannels = {
         limit: z.number().int().min(1).max(2000),
         /** Only the songs whose name, artists or album contain these words. */
         query: z.string().trim().max(200).optional(),
+        /** The rows in this order instead of the playlist's (after the search, if any). */
+        sort: z
+          .object({ by: z.enum(PLAYLIST_SORTS), descending: z.boolean().optional() })
+          .strict()
+          .optional(),
       })
       .strict(),
   ),

@@ -56,7 +56,7 @@ describe('A long playlist, a page at a time', () => {
 
   it('opens with the header and the first rows; main sends only those', async () => {
     const { page } = app
-    await expect.poll(() => page.getByTestId('playlist-count').textContent()).toContain('10000')
+    await expect.poll(() => page.getByTestId('playlist-count').textContent()).toBe('10,000 songs')
     expect(await page.locator('[role="grid"]').getAttribute('aria-rowcount')).toBe('10000')
     const head = await core<PlaylistHead>('catalog:playlist', { id })
     expect(head.total).toBe(10_000)
@@ -155,6 +155,34 @@ describe('A long playlist, a page at a time', () => {
     await page.getByTestId('playlist-no-matches').waitFor()
     await page.getByTestId('playlist-filter').fill('')
     await expect.poll(() => page.locator('[role="grid"]').getAttribute('aria-rowcount')).toBe('10000')
+  })
+
+  it('sorts the whole list by duration, longest first, and back to the playlist order', async () => {
+    const { page } = app
+    const expected = await core<PlaylistRows>('catalog:playlist-rows', {
+      id,
+      offset: 0,
+      limit: 5,
+      sort: { by: 'duration', descending: true },
+    })
+    await page.getByTestId('playlist-sort').selectOption('duration')
+    await page.getByTestId('playlist-sort-direction').click()
+    await expect
+      .poll(() => page.locator('main [data-testid="song-row"] [data-testid="song-name"]').first().innerText())
+      .toBe(expected.rows[0].name || 'Untitled')
+    const names = await page
+      .locator('main [data-testid="song-row"] [data-testid="song-name"]')
+      .allInnerTexts()
+    expect(names.slice(0, 5)).toEqual(expected.rows.map((r) => r.name || 'Untitled'))
+    expect(await page.locator('[role="grid"]').getAttribute('aria-rowcount')).toBe('10000')
+    const durations = expected.rows.map((r) => r.duration ?? 0)
+    expect([...durations].sort((a, b) => b - a)).toEqual(durations)
+
+    await page.getByTestId('playlist-sort').selectOption('')
+    const [first] = (await core<PlaylistRows>('catalog:playlist-rows', { id, offset: 0, limit: 1 })).rows
+    await expect
+      .poll(() => page.locator('main [data-testid="song-row"] [data-testid="song-name"]').first().innerText())
+      .toBe(first.name || 'Untitled')
   })
 
   it('reopens from the store at once, with the rows already here, while the refresh is still on its way', async () => {

@@ -75,9 +75,9 @@ describe('the built app under the stand-in Electron: a data source on the networ
         __vue_app__: { config: { globalProperties: { $pinia: { _s: Map<string, unknown> } } } }
       }
       const store = root.__vue_app__.config.globalProperties.$pinia._s.get('playlist') as {
-        detail: { data?: { songs?: Array<{ id: number | string; name: string }> } }
+        rows: Array<{ id: number | string; name: string } | undefined>
       }
-      return store.detail.data?.songs?.find((song) => song.name === name)?.id
+      return store.rows.find((song) => song?.name === name)?.id
     }, refused)
     expect(refusedId).toBeDefined()
     proxy.set(`/song/url?id=${refusedId}`, { refuse: '暂无版权' })

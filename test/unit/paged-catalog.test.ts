@@ -143,6 +143,36 @@ describe('paged catalogue', () => {
     expect(source.requests).toHaveLength(10)
   })
 
+  it('sorts the whole list by title, artist or duration, either way, and a search within it too', async () => {
+    const source = fakeSource(3_000, { paging: true })
+    await source.catalog.open(7)
+    const longest = await source.catalog.rows({
+      id: 7,
+      offset: 0,
+      limit: 3,
+      sort: { by: 'duration', descending: true },
+    })
+    expect(longest.total).toBe(3_000)
+    expect(longest.rows.map((r) => r.name)).toEqual(['Song 2999', 'Song 2998', 'Song 2997'])
+    // Titles as people read them: "Song 2" before "Song 10".
+    const byTitle = await source.catalog.rows({ id: 7, offset: 0, limit: 4, sort: { by: 'title' } })
+    expect(byTitle.rows.map((r) => r.name)).toEqual(['Song 0', 'Song 1', 'Song 2', 'Song 3'])
+    // Ties keep the playlist's order: Artist 0's songs first, in list order.
+    const byArtist = await source.catalog.rows({ id: 7, offset: 0, limit: 3, sort: { by: 'artist' } })
+    expect(byArtist.rows.map((r) => r.name)).toEqual(['Song 0', 'Song 7', 'Song 14'])
+    const matches = await source.catalog.rows({
+      id: 7,
+      offset: 0,
+      limit: 2,
+      query: 'nightingale',
+      sort: { by: 'duration', descending: true },
+    })
+    expect(matches.rows.map((r) => r.name)).toEqual(['Song 2999', 'Song 2992'])
+    // The order of the list itself is unchanged.
+    const plain = await source.catalog.rows({ id: 7, offset: 0, limit: 2 })
+    expect(plain.rows.map((r) => r.name)).toEqual(['Song 0', 'Song 1'])
+  })
+
   it('opens a list it does not hold when a range is asked first', async () => {
     const source = fakeSource(2_000, { paging: true })
     const page = await source.catalog.rows({ id: 9, offset: 1_500, limit: 10 })

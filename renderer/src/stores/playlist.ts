@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { ref, shallowRef, watch } from 'vue'
 import type { Id, Song } from '@shared/api/models'
+import type { PlaylistSort } from '@shared/ipc/contract'
 import { invoke } from '@renderer/services/cadence'
 import { useAsyncState } from './async'
 import { createPagedRows } from './paged-rows'
@@ -18,10 +19,19 @@ export const usePlaylistStore = defineStore('playlist', () => {
     invoke('catalog:playlist-rows', { id: id.value!, offset, limit }),
   )
 
-  /** The search within the playlist; its matches as a paged list of their own. */
+  /**
+   * The search within the playlist and the order chosen for it: together a view with its own paged list
+   * (`matches`), answered by main over the whole list. Without either, the playlist's own rows show.
+   */
   const query = ref('')
+  const sort = ref<PlaylistSort>()
+  const viewArgs = () => ({
+    id: id.value!,
+    ...(query.value ? { query: query.value } : {}),
+    ...(sort.value ? { sort: sort.value } : {}),
+  })
   const matches = createPagedRows((offset, limit) =>
-    invoke('catalog:playlist-rows', { id: id.value!, offset, limit, query: query.value }),
+    invoke('catalog:playlist-rows', { ...viewArgs(), offset, limit }),
   )
   /** `ready` once the first page of matches of the current `query` has arrived. */
   const matchStatus = ref<'idle' | 'loading' | 'ready' | 'error'>('idle')
@@ -37,7 +47,7 @@ export const usePlaylistStore = defineStore('playlist', () => {
     shown = key
     if (!same) {
       list.reset(head.total, head.rows)
-      if (query.value) void search(query.value)
+      if (query.value || sort.value) void search(query.value)
     }
   })
 
@@ -46,6 +56,7 @@ export const usePlaylistStore = defineStore('playlist', () => {
       detail.data.value = undefined
       shown = undefined
       query.value = ''
+      sort.value = undefined
       matchStatus.value = 'idle'
     }
     id.value = next
@@ -56,18 +67,13 @@ export const usePlaylistStore = defineStore('playlist', () => {
   async function search(words: string) {
     query.value = words.trim()
     const mine = ++searchGeneration
-    if (!query.value) {
+    if (!query.value && !sort.value) {
       matchStatus.value = 'idle'
       return
     }
     matchStatus.value = 'loading'
     try {
-      const first = await invoke('catalog:playlist-rows', {
-        id: id.value!,
-        offset: 0,
-        limit: 200,
-        query: query.value,
-      })
+      const first = await invoke('catalog:playlist-rows', { ...viewArgs(), offset: 0, limit: 200 })
       if (mine !== searchGeneration) return
       matches.reset(first.total, first.rows)
       matchTotal.value = first.total
@@ -91,6 +97,12 @@ export const usePlaylistStore = defineStore('playlist', () => {
     allSongs,
     query,
     search,
+    sort,
+    /** Orders the rows by `next` (undefined: the playlist's own order), keeping the search. */
+    setSort(next: PlaylistSort | undefined) {
+      sort.value = next
+      return search(query.value)
+    },
     matchStatus,
     matchTotal,
     matchRows: matches.rows,

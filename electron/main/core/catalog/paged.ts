@@ -1,6 +1,6 @@
 import { songSchema } from '@shared/api/models'
 import type { Id, Song } from '@shared/api/models'
-import type { PlaylistHead, PlaylistRows } from '@shared/ipc/contract'
+import type { PlaylistHead, PlaylistRows, PlaylistSort } from '@shared/ipc/contract'
 import type { ApiClient, PlaylistWithRawSongs } from '../api/client'
 import type { ActiveCall } from './handlers'
 
@@ -38,8 +38,8 @@ interface Entry {
   pages: Map<number, Promise<void>>
   /** Rows already validated, by index. */
   rows: Array<Song | undefined>
-  /** The last search within the list: the matching indices. */
-  filter?: { query: string; indices: Promise<number[]> }
+  /** The last search or sort within the list: the indices it shows, in its order. */
+  view?: { key: string; indices: Promise<number[]> }
 }
 
 /**
@@ -95,6 +95,29 @@ function matches(song: Song, terms: string[]): boolean {
     .join('\n')
     .toLocaleLowerCase()
   return terms.every((t) => text.includes(t))
+}
+
+/** Compares titles, artists and albums as people read them: any script, case and accents aside, 2 before 10. */
+const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true })
+const sortKeys: Record<PlaylistSort['by'], (song: Song) => string | number> = {
+  title: (song) => song.name,
+  artist: (song) => song.artists.map((a) => a.name).join(', '),
+  album: (song) => song.album?.name ?? '',
+  duration: (song) => song.duration ?? Number.POSITIVE_INFINITY,
+}
+
+/** Indices ordered by `sort`; ties (and the broken rows) keep the playlist's order. */
+function sortIndices(indices: number[], rowAt: (index: number) => Song, sort: PlaylistSort): number[] {
+  const key = sortKeys[sort.by]
+  const keys = new Map(indices.map((i) => [i, key(rowAt(i))]))
+  const sign = sort.descending ? -1 : 1
+  return [...indices].sort((a, b) => {
+    const x = keys.get(a)!
+    const y = keys.get(b)!
+    const order =
+      typeof x === 'number' && typeof y === 'number' ? x - y : collator.compare(String(x), String(y))
+    return order * sign || a - b
+  })
 }
 
 export function createPagedCatalog(options: PagedCatalogOptions) {
@@ -210,25 +233,29 @@ export function createPagedCatalog(options: PagedCatalogOptions) {
     offset: number
     limit: number
     query?: string
+    sort?: PlaylistSort
   }): Promise<PlaylistRows> {
     return options.call(async (api, sourceId) => {
       const entry = await entryFor(sourceId, args.id)
       const terms = words(args.query ?? '')
-      if (!terms.length) {
+      const sort = args.sort
+      if (!terms.length && !sort) {
         await ensureRaw(api, entry, args.offset, args.offset + args.limit)
         return { total: entry.total, offset: args.offset, rows: rowsOf(entry, args.offset, args.limit) }
       }
-      const query = terms.join(' ')
-      if (entry.filter?.query !== query) {
+      // A search or a sort looks at every song: the whole list is fetched once, then kept.
+      const key = JSON.stringify([terms, sort?.by ?? null, !!sort?.descending])
+      if (entry.view?.key !== key) {
         const indices = ensureAll(api, entry).then(() => {
           const found: number[] = []
-          for (let i = 0; i < entry.total; i++) if (matches(rowAt(entry, i), terms)) found.push(i)
-          return found
+          for (let i = 0; i < entry.total; i++)
+            if (!terms.length || matches(rowAt(entry, i), terms)) found.push(i)
+          return sort ? sortIndices(found, (i) => rowAt(entry, i), sort) : found
         })
-        entry.filter = { query, indices }
-        indices.catch(() => entry.filter?.indices === indices && (entry.filter = undefined))
+        entry.view = { key, indices }
+        indices.catch(() => entry.view?.indices === indices && (entry.view = undefined))
       }
-      const indices = await entry.filter.indices
+      const indices = await entry.view.indices
       const slice = indices.slice(args.offset, args.offset + args.limit)
       return { total: indices.length, offset: args.offset, rows: slice.map((i) => rowAt(entry, i)) }
     })
