@@ -45,6 +45,21 @@ describe('SongRow', () => {
     expect(wrapper.text()).toContain('1:01')
   })
 
+  it("shows the album's small cover, only when it is an http(s) image", () => {
+    const withCover = song(3, {
+      album: { id: 9, name: 'A', artists: [], cover: 'http://127.0.0.1:4000/cover/9.svg' },
+    })
+    const thumb = mountRow(withCover).row.get('[data-testid="song-thumb"]')
+    expect(thumb.attributes()).toMatchObject({
+      src: 'http://127.0.0.1:4000/cover/9.svg',
+      loading: 'lazy',
+      alt: '',
+    })
+    const script = song(4, { album: { id: 9, name: 'A', artists: [], cover: 'javascript:alert(1)' } })
+    expect(mountRow(script).row.find('[data-testid="song-thumb"]').exists()).toBe(false)
+    expect(mountRow(song(5)).row.find('[data-testid="song-thumb"]').exists()).toBe(false)
+  })
+
   it('follows an artist link inside the app', async () => {
     const { row, router } = mountRow(song(1, { artists: [{ id: 7, name: '周思远' }] }))
     await row.get('a').trigger('click', { button: 0 })
