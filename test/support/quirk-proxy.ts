@@ -19,6 +19,46 @@ import type { Socket } from 'node:net'
 
 export type QuirkProfile = 'netease' | 'qq'
 
+/**
+ * With `shapes`, the answers also take the shapes those servers give, which the reference server does not:
+ * no `meta.kind` on any playlist (ours marks the liked-songs playlist there); a playlist detail without
+ * `name` and `cover` (both real servers send such lists); lyric translations with `//` on the lines that
+ * have none (QQ Music); and, for `qq`, no `/artist/detail` route at all (a bare HTTP 404 "Not Found").
+ */
+function reshape(path: string, body: Buffer): Buffer {
+  let json: { data?: unknown }
+  try {
+    json = JSON.parse(body.toString('utf8')) as { data?: unknown }
+  } catch {
+    return body
+  }
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit)
+    if (!value || typeof value !== 'object') return
+    const record = value as Record<string, unknown>
+    const meta = record.meta as Record<string, unknown> | undefined
+    if (meta && typeof meta === 'object') {
+      delete meta.kind
+      const lyric = meta.lyric as Record<string, unknown> | undefined
+      if (lyric && typeof lyric.translation === 'string') {
+        // Every other translated line becomes QQ Music's `//`.
+        let n = 0
+        lyric.translation = lyric.translation.replace(/^(\[[^\]]+\])(.*)$/gm, (line, time: string) =>
+          n++ % 2 === 1 ? `${time}//` : line,
+        )
+      }
+    }
+    for (const child of Object.values(record)) visit(child)
+  }
+  visit(json.data)
+  if (path === '/playlist/detail' && json.data && typeof json.data === 'object') {
+    const detail = json.data as Record<string, unknown>
+    delete detail.name
+    delete detail.cover
+  }
+  return Buffer.from(JSON.stringify(json))
+}
+
 export interface QuirkProxy {
   url: string
   /** Requests seen, by path. */
@@ -59,7 +99,7 @@ function forgotten(
 export async function startQuirkProxy(
   target: string,
   profile: QuirkProfile,
-  options: { requireUid?: boolean } = {},
+  options: { requireUid?: boolean; shapes?: boolean } = {},
 ): Promise<QuirkProxy> {
   const upstream = new URL(target)
   const hits = new Map<string, number>()
@@ -125,6 +165,9 @@ export async function startQuirkProxy(
     hits.set(path, (hits.get(path) ?? 0) + 1)
     const token = typeof req.headers.token === 'string' ? req.headers.token : undefined
 
+    if (options.shapes && profile === 'qq' && path === '/artist/detail') {
+      return answer(res, { status: 404, type: 'text/plain; charset=utf-8', body: 'Not Found' })
+    }
     if (options.requireUid && path === '/song/detail' && !url.searchParams.get('uid')) {
       return answer(res, forgotten(profile, path, !!token))
     }
@@ -134,8 +177,10 @@ export async function startQuirkProxy(
     // The real servers never answer 401: a refusal upstream becomes their own kind of failure.
     forward(req, res, (status, headers, body) => {
       if (status === 401) return answer(res, forgotten(profile, path, !!token))
-      res.writeHead(status, { ...(headers as OutgoingHttpHeaders), 'content-length': body.length })
-      res.end(body)
+      const sent =
+        options.shapes && /json/.test(String(headers['content-type'])) ? reshape(path, body) : body
+      res.writeHead(status, { ...(headers as OutgoingHttpHeaders), 'content-length': sent.length })
+      res.end(sent)
     })
   }
 
