@@ -50,7 +50,7 @@ export default defineConfig({
       },
     },
     define: {
-      __VUE_I18N_FULL_INSTALL__: 'true',
+      __VUE_I18N_FULL_INSTALL__: 'false',
       __VUE_I18N_LEGACY_API__: 'false',
       __INTLIFY_PROD_DEVTOOLS__: 'false',
       __INTLIFY_DROP_MESSAGE_COMPILER__: 'true',
@@ -62,7 +62,14 @@ export default defineConfig({
     build: {
       outDir: 'out/renderer',
       minify: true,
-      rollupOptions: { input: { index: resolve('renderer/index.html') } },
+      rollupOptions: {
+        input: { index: resolve('renderer/index.html') },
+        output: {
+          // A language other than English is one lazy chunk (renderer/src/i18n/index.ts), not one per file.
+          manualChunks: (id) =>
+            /[\\/]i18n[\\/]messages[\\/].*\?lang=zh-CN/.test(id) ? 'messages-zh-CN' : undefined,
+        },
+      },
     },
   },
 })
