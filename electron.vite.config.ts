@@ -11,6 +11,10 @@ const alias = {
   '@renderer': resolve('renderer/src'),
 }
 
+/** The English message files in the initial bundle (the rest is the `messages-en` chunk). */
+const FRAME_MESSAGES =
+  /[\\/](auth|collection|common|library|listening|nav|nowPlaying|player|source)\.ts\?lang=en$/
+
 export default defineConfig({
   main: {
     resolve: { alias },
@@ -66,8 +70,13 @@ export default defineConfig({
         input: { index: resolve('renderer/index.html') },
         output: {
           // A language other than English is one lazy chunk (renderer/src/i18n/index.ts), not one per file.
-          manualChunks: (id) =>
-            /[\\/]i18n[\\/]messages[\\/].*\?lang=zh-CN/.test(id) ? 'messages-zh-CN' : undefined,
+          manualChunks: (id) => {
+            if (!/[\\/]i18n[\\/]messages[\\/]/.test(id)) return undefined
+            if (id.endsWith('?lang=zh-CN')) return 'messages-zh-CN'
+            // English for the views (renderer/src/i18n/index.ts): one lazy chunk.
+            if (id.endsWith('?lang=en') && !FRAME_MESSAGES.test(id)) return 'messages-en'
+            return undefined
+          },
         },
       },
     },

@@ -10,6 +10,8 @@ const desktopLyrics = window.location.hash.startsWith('#/desktop-lyrics')
 
 async function start() {
   const i18n = createAppI18n()
+  // The views' English (a lazy chunk beside the frame's): fetched now, awaited before the first page.
+  const english = ensureLanguage(i18n.global, 'en').catch(() => undefined)
   // The language shown last time: its messages (a lazy chunk unless English) before the first paint.
   const language = rememberedLanguage()
   if (language && language !== 'en') {
@@ -25,10 +27,15 @@ async function start() {
   const root = desktopLyrics
     ? (await import('./components/desktop-lyrics/DesktopLyricsApp.vue')).default
     : App
+  if (desktopLyrics) await english
   const app = createApp(root)
   app.use(createPinia())
   app.use(i18n)
-  if (!desktopLyrics) app.use(createAppRouter())
+  if (!desktopLyrics) {
+    const router = createAppRouter()
+    router.beforeEach(() => english)
+    app.use(router)
+  }
   app.mount('#app')
   if (!desktopLyrics && !window.location.hash.startsWith('#/login')) warmViews()
 }

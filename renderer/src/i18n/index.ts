@@ -6,19 +6,45 @@ import type { Language } from '@shared/settings'
  * All text goes through vue-i18n. Messages live by domain in `messages/<domain>.ts`, each exporting
  * `{ en: {...}, 'zh-CN': {...} }`; the file name is the key prefix (`messages/home.ts` → `home.title`).
  *
- * Only English (also the fallback) is in the initial bundle. Each file is imported once per language with
- * `?lang=<language>`; the build (tools/i18n-precompile.ts) keeps only that language's tree, so Simplified
- * Chinese is one lazy chunk, loaded by `ensureLanguage` before the locale switches to it.
+ * Each file is imported once per language with `?lang=<language>`; the build (tools/i18n-precompile.ts)
+ * keeps only that language's tree, so Simplified Chinese is one lazy chunk, loaded by `ensureLanguage`
+ * before the locale switches to it, and only part of English (the fallback) is in the initial bundle.
  */
 type Tree = { [key: string]: string | Tree }
 type DomainModule = { default: Partial<Record<Language, Tree>> }
 
-const english = import.meta.glob<DomainModule>('./messages/*.ts', { eager: true, query: { lang: 'en' } })
-const lazy: Record<Exclude<Language, 'en'>, Record<string, () => Promise<DomainModule>>> = {
+/**
+ * English for what every window shows from the start (sidebar, player bar, banners, toasts); the views'
+ * domains are one more chunk, loaded before the first page shows (`ensureLanguage` in the router's guard),
+ * alongside that page's own chunk. Tests and the dev server have all of English up front.
+ */
+const englishFrame = import.meta.glob<DomainModule>(
+  './messages/{auth,collection,common,library,listening,nav,nowPlaying,player,source}.ts',
+  { eager: true, query: { lang: 'en' } },
+)
+// Outside the build (tests, dev server) every English domain is there from the start.
+const englishAll = import.meta.env.PROD
+  ? {}
+  : import.meta.glob<DomainModule>('./messages/*.ts', { eager: true, query: { lang: 'en' } })
+const englishUpFront = import.meta.env.PROD ? englishFrame : englishAll
+const englishViews: Record<string, () => Promise<DomainModule>> = import.meta.env.PROD
+  ? import.meta.glob<DomainModule>(
+      [
+        './messages/*.ts',
+        '!./messages/{auth,collection,common,library,listening,nav,nowPlaying,player,source}.ts',
+      ],
+      { query: { lang: 'en' } },
+    )
+  : {}
+const lazy: Record<Language, Record<string, () => Promise<DomainModule>>> = {
+  en: englishViews,
   'zh-CN': import.meta.glob<DomainModule>('./messages/*.ts', { query: { lang: 'zh-CN' } }),
 }
+const DOMAINS = new Set([...Object.keys(englishFrame), ...Object.keys(lazy['zh-CN'])].map((p) => domainOf(p)))
 
-const domainOf = (path: string) => path.replace(/^.*\/(.*)\.ts(\?.*)?$/, '$1')
+function domainOf(path: string) {
+  return path.replace(/^.*\/(.*)\.ts(\?.*)?$/, '$1')
+}
 
 function tree(language: Language, modules: Array<[string, DomainModule]>): Tree {
   const messages: Tree = {}
@@ -26,19 +52,22 @@ function tree(language: Language, modules: Array<[string, DomainModule]>): Tree 
   return messages
 }
 
-/** One language's messages, keyed by domain (loads the language's chunk unless it is English). */
+/** One language's messages, keyed by domain (loads the chunks it needs). */
 export async function loadMessages(language: Language): Promise<Tree> {
-  if (language === 'en') return tree('en', Object.entries(english))
   const loaders = Object.entries(lazy[language])
   const modules = await Promise.all(loaders.map(async ([path, load]) => [path, await load()] as const))
-  return tree(language, modules as Array<[string, DomainModule]>)
+  const loaded = modules as Array<[string, DomainModule]>
+  return tree(language, language === 'en' ? [...Object.entries(englishUpFront), ...loaded] : loaded)
 }
 
-type Global = Pick<Composer, 'availableLocales' | 'setLocaleMessage'>
+type Global = Pick<Composer, 'availableLocales' | 'getLocaleMessage' | 'setLocaleMessage'>
 
-/** Makes sure `language`'s messages are in vue-i18n (English always is). */
+/** Makes sure all of `language`'s messages are in vue-i18n. */
 export async function ensureLanguage(global: Global, language: Language): Promise<void> {
-  if (global.availableLocales.includes(language)) return
+  const have = global.availableLocales.includes(language)
+    ? Object.keys(global.getLocaleMessage(language) as Tree)
+    : []
+  if (have.length >= DOMAINS.size) return
   global.setLocaleMessage(language, await loadMessages(language))
 }
 
@@ -66,7 +95,7 @@ export function createAppI18n(locale: Language = 'en') {
     locale,
     fallbackLocale: 'en',
     // Typed by language, not by what is loaded: other languages arrive through `ensureLanguage`.
-    messages: { en: tree('en', Object.entries(english)) } as Record<string, Tree>,
+    messages: { en: tree('en', Object.entries(englishUpFront)) } as Record<string, Tree>,
     missingWarn: false,
     fallbackWarn: false,
   })
