@@ -71,6 +71,9 @@ export default defineConfig({
         output: {
           // A language other than English is one lazy chunk (renderer/src/i18n/index.ts), not one per file.
           manualChunks: (id) => {
+            // The frameworks every window starts with: one file compresses better than rolldown's split.
+            if (/[\\/]node_modules[\\/](@vue|vue|vue-router|vue-i18n|@intlify|pinia)[\\/]/.test(id))
+              return 'vendor'
             if (!/[\\/]i18n[\\/]messages[\\/]/.test(id)) return undefined
             if (id.endsWith('?lang=zh-CN')) return 'messages-zh-CN'
             // English for the views (renderer/src/i18n/index.ts): one lazy chunk.

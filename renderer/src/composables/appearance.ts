@@ -1,5 +1,4 @@
-import { computed, watchEffect } from 'vue'
-import { usePreferredDark } from '@vueuse/core'
+import { computed, onScopeDispose, ref, watchEffect } from 'vue'
 import { useI18n } from 'vue-i18n'
 import { useSettingsStore } from '@renderer/stores/settings'
 import { ensureLanguage, rememberLanguage } from '@renderer/i18n'
@@ -10,9 +9,19 @@ import { ensureLanguage, rememberLanguage } from '@renderer/i18n'
  * language's messages are loaded (only English is in the initial bundle); the last request wins. The language
  * is left alone until the settings have loaded.
  */
+/** Whether the system prefers a dark theme, following changes (a few lines, not @vueuse in the first bundle). */
+function usePrefersDark() {
+  const query = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : undefined
+  const dark = ref(query?.matches ?? false)
+  const update = (event: MediaQueryListEvent) => (dark.value = event.matches)
+  query?.addEventListener('change', update)
+  onScopeDispose(() => query?.removeEventListener('change', update))
+  return dark
+}
+
 export function useAppearance() {
   const settings = useSettingsStore()
-  const prefersDark = usePreferredDark()
+  const prefersDark = usePrefersDark()
   const global = useI18n({ useScope: 'global' })
   const resolved = computed(() =>
     settings.theme === 'system' ? (prefersDark.value ? 'dark' : 'light') : settings.theme,
