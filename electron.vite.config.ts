@@ -11,6 +11,10 @@ const alias = {
   '@renderer': resolve('renderer/src'),
 }
 
+/** The English message files in the initial bundle (the rest is the `messages-en` chunk). */
+const FRAME_MESSAGES =
+  /[\\/](auth|collection|common|library|listening|nav|nowPlaying|player|source)\.ts\?lang=en$/
+
 export default defineConfig({
   main: {
     resolve: { alias },
@@ -50,7 +54,7 @@ export default defineConfig({
       },
     },
     define: {
-      __VUE_I18N_FULL_INSTALL__: 'true',
+      __VUE_I18N_FULL_INSTALL__: 'false',
       __VUE_I18N_LEGACY_API__: 'false',
       __INTLIFY_PROD_DEVTOOLS__: 'false',
       __INTLIFY_DROP_MESSAGE_COMPILER__: 'true',
@@ -62,7 +66,22 @@ export default defineConfig({
     build: {
       outDir: 'out/renderer',
       minify: true,
-      rollupOptions: { input: { index: resolve('renderer/index.html') } },
+      rollupOptions: {
+        input: { index: resolve('renderer/index.html') },
+        output: {
+          // A language other than English is one lazy chunk (renderer/src/i18n/index.ts), not one per file.
+          manualChunks: (id) => {
+            // The frameworks every window starts with: one file compresses better than rolldown's split.
+            if (/[\\/]node_modules[\\/](@vue|vue|vue-router|vue-i18n|@intlify|pinia)[\\/]/.test(id))
+              return 'vendor'
+            if (!/[\\/]i18n[\\/]messages[\\/]/.test(id)) return undefined
+            if (id.endsWith('?lang=zh-CN')) return 'messages-zh-CN'
+            // English for the views (renderer/src/i18n/index.ts): one lazy chunk.
+            if (id.endsWith('?lang=en') && !FRAME_MESSAGES.test(id)) return 'messages-en'
+            return undefined
+          },
+        },
+      },
     },
   },
 })

@@ -9,10 +9,11 @@ import type { Plugin } from 'vite'
  * Each `renderer/src/i18n/messages/<domain>.ts` (plain data: `export default { en: {...}, 'zh-CN': {...} }`)
  * is loaded here with Node's own TypeScript support and replaced by the same tree in which every message
  * string is its compiled AST. vue-i18n's runtime turns an AST into a message function without `eval`, so
- * the page's CSP keeps `script-src 'self'` with no `unsafe-eval`. Tests and the dev server keep the plain
+ * the page's CSP keeps `script-src 'self'` with no `unsafe-eval`. Imported as `<file>?lang=<language>`
+ * (renderer/src/i18n/index.ts), a file keeps only that language, so each language can be its own chunk. Tests and the dev server keep the plain
  * strings (the full build compiles them on first use).
  */
-export const MESSAGE_FILE = /[\\/]renderer[\\/]src[\\/]i18n[\\/]messages[\\/][^\\/]+\.ts$/
+export const MESSAGE_FILE = /[\\/]renderer[\\/]src[\\/]i18n[\\/]messages[\\/][^\\/?]+\.ts(\?.*)?$/
 
 type Tree = { [key: string]: string | Tree }
 
@@ -48,11 +49,14 @@ export function i18nPrecompile(): Plugin {
     enforce: 'pre',
     async load(id) {
       if (!MESSAGE_FILE.test(id)) return null
-      this.addWatchFile(id)
+      this.addWatchFile(id.split('?')[0])
       // A fresh copy each build (the query defeats Node's module cache).
-      const module = (await import(`${pathToFileURL(id).href}?t=${Date.now()}`)) as { default: Tree }
-      const domain = id.replace(/^.*[\\/]/, '').replace(/\.ts$/, '')
-      return `export default ${JSON.stringify(compileTree(module.default, domain))}\n`
+      const [file, query = ''] = id.split('?')
+      const module = (await import(`${pathToFileURL(file).href}?t=${Date.now()}`)) as { default: Tree }
+      const domain = file.replace(/^.*[\\/]/, '').replace(/\.ts$/, '')
+      const language = new URLSearchParams(query).get('lang')
+      const tree = language ? { [language]: module.default[language] ?? {} } : module.default
+      return `export default ${JSON.stringify(compileTree(tree as Tree, domain))}\n`
     },
   }
 }

@@ -34,6 +34,12 @@ const AppWithBar = defineComponent({
   },
 })
 
+/** Opens the queue panel (a lazy chunk: it shows once its module has loaded). */
+async function openQueue(wrapper: Awaited<ReturnType<typeof mountBar>>['wrapper']) {
+  await wrapper.get('[data-testid="player-queue"]').trigger('click')
+  await vi.waitFor(() => expect(wrapper.find('[data-testid="queue-item"]').exists()).toBe(true))
+}
+
 async function mountBar() {
   const pinia = createPinia()
   setActivePinia(pinia)
@@ -156,7 +162,7 @@ describe('NowPlayingBar', () => {
     const { wrapper, player } = await mountBar()
     await player.playSongs(catalogue)
     await flushPromises()
-    await wrapper.get('[data-testid="player-queue"]').trigger('click')
+    await openQueue(wrapper)
     const names = () => wrapper.findAll('[data-testid="queue-item"] .name').map((n) => n.text())
     expect(names()).toEqual(['Song 1', 'Song 2', 'Song 3'])
     await wrapper
@@ -186,7 +192,7 @@ describe('NowPlayingBar', () => {
     const { wrapper, player } = await mountBar()
     await player.playSongs(catalogue)
     await flushPromises()
-    await wrapper.get('[data-testid="player-queue"]').trigger('click')
+    await openQueue(wrapper)
     const items = wrapper.findAll('[data-testid="queue-item"]')
     await items[0].trigger('dragstart')
     await items[2].trigger('drop')

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { mount } from '@vue/test-utils'
-import { collectMessages, createAppI18n } from '@renderer/i18n'
+import { createAppI18n, ensureLanguage, loadMessages } from '@renderer/i18n'
 import { formatDuration, useSongCount } from '@renderer/composables/format'
 
 function keys(tree: Record<string, unknown>, prefix = ''): string[] {
@@ -12,7 +12,10 @@ function keys(tree: Record<string, unknown>, prefix = ''): string[] {
 }
 
 describe('i18n messages', () => {
-  const messages = collectMessages()
+  let messages: Record<'en' | 'zh-CN', Record<string, unknown>>
+  beforeAll(async () => {
+    messages = { en: await loadMessages('en'), 'zh-CN': await loadMessages('zh-CN') }
+  })
 
   it('has every English key in Simplified Chinese and no extra ones', () => {
     expect(keys(messages['zh-CN']).sort()).toEqual(keys(messages.en).sort())
@@ -32,8 +35,9 @@ describe('i18n messages', () => {
 })
 
 describe('song counts', () => {
-  const counted = (locale: 'en' | 'zh-CN', n: number) => {
+  const counted = async (locale: 'en' | 'zh-CN', n: number) => {
     const i18n = createAppI18n()
+    await ensureLanguage(i18n.global, locale)
     i18n.global.locale.value = locale
     const wrapper = mount(
       { setup: () => ({ count: useSongCount() }), template: '<p>{{ count(n) }}</p>', data: () => ({ n }) },
@@ -44,16 +48,23 @@ describe('song counts', () => {
     return wrapper.text()
   }
 
-  it('says "1 song" and "10,000 songs" in English', () => {
-    expect(counted('en', 1)).toBe('1 song')
-    expect(counted('en', 0)).toBe('no songs')
-    expect(counted('en', 10_000)).toBe('10,000 songs')
+  it('says "1 song" and "10,000 songs" in English', async () => {
+    expect(await counted('en', 1)).toBe('1 song')
+    expect(await counted('en', 0)).toBe('no songs')
+    expect(await counted('en', 10_000)).toBe('10,000 songs')
   })
 
-  it('counts in 万 from ten thousand in Chinese', () => {
-    expect(counted('zh-CN', 12)).toBe('12首歌曲')
-    expect(counted('zh-CN', 10_000)).toBe('1 万首歌曲')
-    expect(counted('zh-CN', 125_000)).toBe('12.5 万首歌曲')
+  it('counts in 万 from ten thousand in Chinese', async () => {
+    expect(await counted('zh-CN', 12)).toBe('12首歌曲')
+    expect(await counted('zh-CN', 10_000)).toBe('1 万首歌曲')
+    expect(await counted('zh-CN', 125_000)).toBe('12.5 万首歌曲')
+  })
+
+  it('has only English until another language is asked for', async () => {
+    const i18n = createAppI18n()
+    expect(i18n.global.availableLocales).toEqual(['en'])
+    await ensureLanguage(i18n.global, 'zh-CN')
+    expect(i18n.global.availableLocales).toContain('zh-CN')
   })
 })
 

@@ -35,6 +35,41 @@ describe('the built bundles', () => {
     expect(bytesFrom(await report('renderer'), '@intlify/message-compiler')).toBeLessThan(4_000)
   })
 
+  it('keep what the first screen does not show out of the initial chunks', async () => {
+    // The initial chunks: the entry script and its modulepreloads in index.html.
+    const html = await readFile(join(ROOT, 'out/renderer/index.html'), 'utf8')
+    const initial = [
+      ...html.matchAll(/<script[^>]+src="\.\/([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="\.\/([^"]+)"/g),
+    ].map((m) => m[1] ?? m[2])
+    const r = await report('renderer')
+    const modules = r.chunks.filter((c) => initial.includes(c.file)).flatMap((c) => Object.keys(c.modules))
+    expect(modules.some((id) => id.includes('node_modules/@vue/runtime-core/'))).toBe(true)
+    expect(modules.some((id) => id.endsWith('messages/player.ts?lang=en'))).toBe(true)
+    const deferred = [
+      /\?lang=zh-CN$/,
+      /messages\/settings\.ts\?lang=en$/,
+      /NowPlayingScreen\.vue/,
+      /MiniPlayer\.vue/,
+      /PlayerQueuePanel\.vue/,
+      /CollectionAddDialog\.vue/,
+      /CollectionNameDialog\.vue/,
+      /DesktopLyricsApp\.vue/,
+      /shared\/lyrics\//,
+    ]
+    for (const pattern of deferred)
+      expect(
+        modules.filter((id) => pattern.test(id)),
+        String(pattern),
+      ).toEqual([])
+    // Each of them is still built, as a lazy chunk.
+    const all = r.chunks.flatMap((c) => Object.keys(c.modules))
+    for (const pattern of deferred)
+      expect(
+        all.some((id) => pattern.test(id)),
+        String(pattern),
+      ).toBe(true)
+  })
+
   it('ship a CSP without unsafe-eval', async () => {
     const html = await readFile(join(ROOT, 'out/renderer/index.html'), 'utf8')
     const csp = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1]

@@ -75,6 +75,29 @@ describe('Settings', () => {
     await expect.poll(() => page.getByTestId('nav-home').textContent()).toContain('Home')
   })
 
+  it('starts in the language shown last: Chinese from the first paint after a reload', async () => {
+    const page = app.page
+    await page.getByRole('radio', { name: '简体中文' }).check({ force: true })
+    await expect.poll(() => page.getByTestId('nav-home').textContent()).toContain('首页')
+    // Note the sidebar's text the first time the reloaded page shows it (before the settings arrive).
+    await page.addInitScript(() => {
+      const w = window as unknown as { firstNavText?: string }
+      const observer = new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="nav-home"]')?.textContent?.trim()
+        if (!text) return
+        w.firstNavText = text
+        observer.disconnect()
+      })
+      observer.observe(document, { childList: true, subtree: true, characterData: true })
+    })
+    await page.reload()
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { firstNavText?: string }).firstNavText))
+      .toContain('首页')
+    await page.getByRole('radio', { name: 'English' }).check({ force: true })
+    await expect.poll(() => page.getByTestId('nav-home').textContent()).toContain('Home')
+  })
+
   it('changes the preferred quality through settings:update', async () => {
     const page = app.page
     await page.getByRole('radio', { name: 'Lossless' }).check({ force: true })

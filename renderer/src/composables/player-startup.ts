@@ -1,19 +1,38 @@
-import { onMounted, onScopeDispose } from 'vue'
+import { getCurrentScope, onMounted, onScopeDispose, watch } from 'vue'
 import { usePlayerStore } from '@renderer/stores/player'
+import { useSettingsStore } from '@renderer/stores/settings'
 import { startMediaIntegration } from '@renderer/services/player/media'
 import { usePlayerShortcuts } from './player-shortcuts'
-import { useDesktopLyricsFeed } from './desktop-lyrics-feed'
 
 /**
  * Starts the player for the app window that plays (the main window, not the login or lyrics windows):
  * the restored session, the media integration (OS media session, main's commands and state reports) and
  * the app-wide player keys, the desktop lyrics feed. Called once, from the app's root component.
+ *
+ * The feed (with the lyrics store and `shared/lyrics`) is a lazy chunk, loaded the first time desktop
+ * lyrics are on; it then runs in this scope and sends nothing while they are off again.
  */
 export function usePlayerStartup() {
   const player = usePlayerStore()
+  const settings = useSettingsStore()
   const stopMedia = startMediaIntegration(player)
   usePlayerShortcuts()
-  useDesktopLyricsFeed()
+  const scope = getCurrentScope()
+  let feeding = false
+  const stopWatch = watch(
+    () => settings.settings.lyrics.desktop,
+    (on) => {
+      if (!on || feeding) return
+      feeding = true
+      void import('./desktop-lyrics-feed').then(({ useDesktopLyricsFeed }) => {
+        if (scope?.active) scope.run(useDesktopLyricsFeed)
+      })
+    },
+    { immediate: true },
+  )
   onMounted(() => void player.init())
-  onScopeDispose(stopMedia)
+  onScopeDispose(() => {
+    stopWatch()
+    stopMedia()
+  })
 }

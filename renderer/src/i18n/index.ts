@@ -1,24 +1,92 @@
 import { createI18n } from 'vue-i18n'
+import type { Composer } from 'vue-i18n'
 import type { Language } from '@shared/settings'
 
 /**
  * All text goes through vue-i18n. Messages live by domain in `messages/<domain>.ts`, each exporting
  * `{ en: {...}, 'zh-CN': {...} }`; the file name is the key prefix (`messages/home.ts` → `home.title`).
+ *
+ * Each file is imported once per language with `?lang=<language>`; the build (tools/i18n-precompile.ts)
+ * keeps only that language's tree, so Simplified Chinese is one lazy chunk, loaded by `ensureLanguage`
+ * before the locale switches to it, and only part of English (the fallback) is in the initial bundle.
  */
 type Tree = { [key: string]: string | Tree }
-type DomainMessages = Record<Language, Tree>
+type DomainModule = { default: Partial<Record<Language, Tree>> }
 
-const modules = import.meta.glob<{ default: DomainMessages }>('./messages/*.ts', { eager: true })
+/**
+ * English for what every window shows from the start (sidebar, player bar, banners, toasts); the views'
+ * domains are one more chunk, loaded before the first page shows (`ensureLanguage` in the router's guard),
+ * alongside that page's own chunk. Tests and the dev server have all of English up front.
+ */
+const englishFrame = import.meta.glob<DomainModule>(
+  './messages/{auth,collection,common,library,listening,nav,nowPlaying,player,source}.ts',
+  { eager: true, query: { lang: 'en' } },
+)
+// Outside the build (tests, dev server) every English domain is there from the start.
+const englishAll = import.meta.env.PROD
+  ? {}
+  : import.meta.glob<DomainModule>('./messages/*.ts', { eager: true, query: { lang: 'en' } })
+const englishUpFront = import.meta.env.PROD ? englishFrame : englishAll
+const englishViews: Record<string, () => Promise<DomainModule>> = import.meta.env.PROD
+  ? import.meta.glob<DomainModule>(
+      [
+        './messages/*.ts',
+        '!./messages/{auth,collection,common,library,listening,nav,nowPlaying,player,source}.ts',
+      ],
+      { query: { lang: 'en' } },
+    )
+  : {}
+const lazy: Record<Language, Record<string, () => Promise<DomainModule>>> = {
+  en: englishViews,
+  'zh-CN': import.meta.glob<DomainModule>('./messages/*.ts', { query: { lang: 'zh-CN' } }),
+}
+const DOMAINS = new Set([...Object.keys(englishFrame), ...Object.keys(lazy['zh-CN'])].map((p) => domainOf(p)))
 
-export function collectMessages(): Record<Language, Tree> {
-  const messages: Record<Language, Tree> = { en: {}, 'zh-CN': {} }
-  for (const [path, module] of Object.entries(modules)) {
-    const domain = path.replace(/^.*\/(.*)\.ts$/, '$1')
-    for (const language of Object.keys(messages) as Language[]) {
-      messages[language][domain] = module.default[language] ?? {}
-    }
-  }
+function domainOf(path: string) {
+  return path.replace(/^.*\/(.*)\.ts(\?.*)?$/, '$1')
+}
+
+function tree(language: Language, modules: Array<[string, DomainModule]>): Tree {
+  const messages: Tree = {}
+  for (const [path, module] of modules) messages[domainOf(path)] = module.default[language] ?? {}
   return messages
+}
+
+/** One language's messages, keyed by domain (loads the chunks it needs). */
+export async function loadMessages(language: Language): Promise<Tree> {
+  const loaders = Object.entries(lazy[language])
+  const modules = await Promise.all(loaders.map(async ([path, load]) => [path, await load()] as const))
+  const loaded = modules as Array<[string, DomainModule]>
+  return tree(language, language === 'en' ? [...Object.entries(englishUpFront), ...loaded] : loaded)
+}
+
+type Global = Pick<Composer, 'availableLocales' | 'getLocaleMessage' | 'setLocaleMessage'>
+
+/** Makes sure all of `language`'s messages are in vue-i18n. */
+export async function ensureLanguage(global: Global, language: Language): Promise<void> {
+  const have = global.availableLocales.includes(language)
+    ? Object.keys(global.getLocaleMessage(language) as Tree)
+    : []
+  if (have.length >= DOMAINS.size) return
+  global.setLocaleMessage(language, await loadMessages(language))
+}
+
+/** The language last shown, remembered so the next start can load its messages before the first paint. */
+const LANGUAGE_HINT = 'cadence.language'
+export function rememberLanguage(language: Language): void {
+  try {
+    localStorage.setItem(LANGUAGE_HINT, language)
+  } catch {
+    // No storage: the next start shows English until the settings arrive.
+  }
+}
+export function rememberedLanguage(): Language | undefined {
+  try {
+    const hint = localStorage.getItem(LANGUAGE_HINT)
+    return hint === 'en' || hint === 'zh-CN' ? hint : undefined
+  } catch {
+    return undefined
+  }
 }
 
 export function createAppI18n(locale: Language = 'en') {
@@ -26,7 +94,8 @@ export function createAppI18n(locale: Language = 'en') {
     legacy: false,
     locale,
     fallbackLocale: 'en',
-    messages: collectMessages(),
+    // Typed by language, not by what is loaded: other languages arrive through `ensureLanguage`.
+    messages: { en: tree('en', Object.entries(englishUpFront)) } as Record<string, Tree>,
     missingWarn: false,
     fallbackWarn: false,
   })

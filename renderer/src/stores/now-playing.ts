@@ -7,10 +7,27 @@ import { ref } from 'vue'
  */
 export const useNowPlayingStore = defineStore('now-playing', () => {
   const open = ref(false)
+  /**
+   * Where focus was when the screen was asked for, taken before the page behind goes inert (the screen is
+   * a lazy chunk and may mount a moment later, when focus has already left the inert page).
+   */
+  let opener: HTMLElement | null = null
+  const show = () => {
+    if (!open.value && typeof document !== 'undefined')
+      opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    open.value = true
+  }
+  const hide = () => void (open.value = false)
   return {
     open,
-    show: () => void (open.value = true),
-    hide: () => void (open.value = false),
-    toggle: () => void (open.value = !open.value),
+    show,
+    hide,
+    toggle: () => (open.value ? hide() : show()),
+    /** The element to give focus back to when the screen closes (taken once). */
+    takeOpener: (): HTMLElement | null => {
+      const element = opener
+      opener = null
+      return element
+    },
   }
 })

@@ -1,0 +1,44 @@
+import { defineAsyncComponent } from 'vue'
+
+/**
+ * What the first screen does not show, kept out of the initial JavaScript: the now-playing screen (with
+ * its lyrics), the mini player, the queue panel and the collection dialogs are their own chunks, loaded
+ * when first shown and fetched ahead while the app is idle (`warmOverlays`) so opening them does not wait
+ * for the file.
+ */
+const loaders = {
+  nowPlaying: () => import('./now-playing/NowPlayingScreen.vue'),
+  miniPlayer: () => import('./mini-player/MiniPlayer.vue'),
+  queuePanel: () => import('./player/PlayerQueuePanel.vue'),
+  collectionAdd: () => import('./collection/CollectionAddDialog.vue'),
+  collectionName: () => import('./collection/CollectionNameDialog.vue'),
+}
+
+export const NowPlayingScreen = defineAsyncComponent(loaders.nowPlaying)
+export const MiniPlayer = defineAsyncComponent(loaders.miniPlayer)
+export const PlayerQueuePanel = defineAsyncComponent(loaders.queuePanel)
+export const CollectionAddDialog = defineAsyncComponent(loaders.collectionAdd)
+export const CollectionNameDialog = defineAsyncComponent(loaders.collectionName)
+
+type Lazy = { __asyncLoader?: () => Promise<unknown> }
+
+/**
+ * Loads every overlay once the app is idle, through Vue's own loader of each async component: once that
+ * has resolved, the overlay renders in the same tick it is asked for, as a static import would (a failed
+ * fetch is tried again when the overlay is shown).
+ */
+export function warmOverlays(): void {
+  const warm = () => {
+    for (const component of [
+      NowPlayingScreen,
+      MiniPlayer,
+      PlayerQueuePanel,
+      CollectionAddDialog,
+      CollectionNameDialog,
+    ]) {
+      void (component as Lazy).__asyncLoader?.().catch(() => undefined)
+    }
+  }
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(warm, { timeout: 3000 })
+  else setTimeout(warm, 1500)
+}
