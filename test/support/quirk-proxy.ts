@@ -177,8 +177,7 @@ export async function startQuirkProxy(
     // The real servers never answer 401: a refusal upstream becomes their own kind of failure.
     forward(req, res, (status, headers, body) => {
       if (status === 401) return answer(res, forgotten(profile, path, !!token))
-      const sent =
-        options.shapes && /json/.test(String(headers['content-type'])) ? reshape(path, body) : body
+      const sent = options.shapes && /json/.test(String(headers['content-type'])) ? reshape(path, body) : body
       res.writeHead(status, { ...(headers as OutgoingHttpHeaders), 'content-length': sent.length })
       res.end(sent)
     })
