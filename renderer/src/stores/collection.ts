@@ -4,8 +4,8 @@ import type { Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
 import type { CollectionFormat, CollectionSong, CollectionSummary } from '@shared/ipc/contract'
 import { invoke, on } from '@renderer/services/cadence'
-import type { AsyncStatus } from './async'
-import { toCadenceError, useAsyncState } from './async'
+import type { AsyncStatus } from '@renderer/composables/async-state'
+import { toCadenceError, useAsyncState } from '@renderer/composables/async-state'
 
 const clip = (text: string, max = 500) => text.slice(0, max)
 

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { computed } from 'vue'
 import type { SourceList } from '@shared/ipc/contract'
 import { invoke, on } from '@renderer/services/cadence'
-import { toCadenceError, useAsyncState } from './async'
+import { toCadenceError, useAsyncState } from '@renderer/composables/async-state'
 
 /** The data sources main knows (built-in first) and which one is active. */
 export const useSourcesStore = defineStore('sources', () => {

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import { invoke, on } from '@renderer/services/cadence'
 import { useNotificationsStore } from './notifications'
-import { toCadenceError } from './async'
+import { toCadenceError } from '@renderer/composables/async-state'
 
 /**
  * Whether the main window is the mini player. Main resizes the window (`window:set-mini`) and tells every
