@@ -58,6 +58,11 @@ describe('SongRow', () => {
     const script = song(4, { album: { id: 9, name: 'A', artists: [], cover: 'javascript:alert(1)' } })
     expect(mountRow(script).row.find('[data-testid="song-thumb"]').exists()).toBe(false)
     expect(mountRow(song(5)).row.find('[data-testid="song-thumb"]').exists()).toBe(false)
+    // A long (virtualised) list shows none: covers decoding as rows scroll by cost frames.
+    const long = [withCover, ...Array.from({ length: 80 }, (_, i) => song(100 + i))]
+    const { wrapper } = mountRow(withCover, long)
+    expect(wrapper.findAll('[data-testid="song-row"]').length).toBeGreaterThan(0)
+    expect(wrapper.find('[data-testid="song-thumb"]').exists()).toBe(false)
   })
 
   it('follows an artist link inside the app', async () => {
