@@ -23,3 +23,24 @@ export function useFocusTrap(root: Ref<HTMLElement | undefined>) {
     }
   }
 }
+
+/**
+ * A modal dialog's keyboard and focus: Tab stays inside `root`, Escape closes, and closing gives focus
+ * back to what had it when the dialog opened. `close` runs `onClose` (the owner's emit) and restores focus.
+ */
+export function useModalDialog(root: Ref<HTMLElement | undefined>, onClose: () => void) {
+  const trap = useFocusTrap(root)
+  const previous = document.activeElement as HTMLElement | null
+  function close() {
+    onClose()
+    previous?.focus?.({ preventScroll: true })
+  }
+  function onKey(event: KeyboardEvent) {
+    trap(event)
+    if (event.key !== 'Escape') return
+    event.preventDefault()
+    event.stopPropagation()
+    close()
+  }
+  return { close, onKey }
+}
