@@ -1,6 +1,7 @@
-import { createServer, request } from 'node:http'
+import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { forwardRequest } from './proxy-forward'
 
 /**
  * An HTTP proxy in front of a data source that misbehaves on request, per path: it passes, answers late,
@@ -64,53 +65,24 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     return modes.get(url.pathname) ?? modes.get('*') ?? 'pass'
   }
 
-  /** Forwards the request; `onBody` gets the whole answer instead of streaming it through. */
-  function forward(
-    req: IncomingMessage,
-    res: ServerResponse,
-    onBody?: (status: number, headers: IncomingMessage['headers'], body: Buffer) => void,
-  ) {
-    const out = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: upstream.host },
-      },
-      (answer) => {
-        if (!onBody) {
-          res.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(res)
-          return
-        }
-        const chunks: Buffer[] = []
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-        answer.on('end', () => onBody(answer.statusCode ?? 502, answer.headers, Buffer.concat(chunks)))
-      },
-    )
-    out.on('error', () => res.destroy())
-    req.pipe(out)
-  }
-
   function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://proxy')
     const path = url.pathname
     hits.set(path, (hits.get(path) ?? 0) + 1)
     const mode = modeFor(url)
-    if (mode === 'pass') return forward(req, res)
+    if (mode === 'pass') return forwardRequest(upstream, req, res)
     if (typeof mode === 'object' && 'refuse' in mode) {
       res.writeHead(200, { 'content-type': 'application/json' })
       return void res.end(JSON.stringify({ code: -1, message: mode.refuse, data: null }))
     }
     if (typeof mode === 'object') {
-      const timer = setTimeout(() => forward(req, res), mode.delay)
+      const timer = setTimeout(() => forwardRequest(upstream, req, res), mode.delay)
       res.on('close', () => clearTimeout(timer))
       return
     }
     switch (mode) {
       case 'truncate':
-        return forward(req, res, (status, headers, body) => {
+        return forwardRequest(upstream, req, res, (status, headers, body) => {
           res.writeHead(status, {
             'content-type': headers['content-type'] ?? 'application/json',
             'content-length': body.length,

@@ -1,6 +1,7 @@
 import { createServer, request } from 'node:http'
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { forwardRequest } from './proxy-forward'
 
 /**
  * A data source that behaves like one of the servers people actually run, made by putting a proxy in
@@ -105,35 +106,6 @@ export async function startQuirkProxy(
   const hits = new Map<string, number>()
   const sockets = new Set<Socket>()
 
-  /** Sends the request on; `onAnswer` may replace the answer (it gets status, headers and the body). */
-  function forward(
-    req: IncomingMessage,
-    res: ServerResponse,
-    onAnswer?: (status: number, headers: IncomingMessage['headers'], body: Buffer) => void,
-  ) {
-    const out = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: upstream.host },
-      },
-      (answer) => {
-        if (!onAnswer) {
-          res.writeHead(answer.statusCode ?? 502, answer.headers as OutgoingHttpHeaders)
-          answer.pipe(res)
-          return
-        }
-        const chunks: Buffer[] = []
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-        answer.on('end', () => onAnswer(answer.statusCode ?? 502, answer.headers, Buffer.concat(chunks)))
-      },
-    )
-    out.on('error', () => res.destroy())
-    req.pipe(out)
-  }
-
   /** Whether the reference server still knows the Token (asked the way the real server asks its upstream). */
   function sessionValid(token: string): Promise<boolean> {
     return new Promise((resolve) => {
@@ -175,7 +147,7 @@ export async function startQuirkProxy(
       return answer(res, forgotten(profile, path, true))
     }
     // The real servers never answer 401: a refusal upstream becomes their own kind of failure.
-    forward(req, res, (status, headers, body) => {
+    forwardRequest(upstream, req, res, (status, headers, body) => {
       if (status === 401) return answer(res, forgotten(profile, path, !!token))
       const sent = options.shapes && /json/.test(String(headers['content-type'])) ? reshape(path, body) : body
       res.writeHead(status, { ...(headers as OutgoingHttpHeaders), 'content-length': sent.length })
