@@ -66,6 +66,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
   }
   const warn = (message: string) => process.stderr.write(`[cadence-server] ${message}\n`)
   const db = openDatabase(opts.dataDir)
+  let ownerProof: OwnerProof | undefined
   try {
     const secret = loadSecret(opts.dataDir)
     const owner = ensureOwner(db, opts.ownerName)
@@ -90,7 +91,8 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
     }
     db.exec('PRAGMA optimize')
 
-    const { proof, generated } = await OwnerProof.open(db, opts.ownerPassphrase)
+    const { proof, generated } = OwnerProof.open(db, opts.ownerPassphrase)
+    ownerProof = proof
     const credentials = new Credentials(db, opts.tokenTtlSeconds ?? 30 * 86400)
     const qr = new QrKeys()
     let serverUrl = ''
@@ -136,6 +138,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
         if (closed) return
         closed = true
         await app.close()
+        await proof.ready()
         await ctx.audio.close()
         db.close()
       },
@@ -145,6 +148,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       generatedPassphrase: generated,
     }
   } catch (err) {
+    await ownerProof?.ready()
     db.close()
     throw err
   }

@@ -39,17 +39,18 @@ export function generatePassphrase(): string {
 export class OwnerProof {
   private constructor(
     private readonly db: DB,
-    private hash: { salt: Buffer; key: Buffer },
+    /** The passphrase's hash: still being made for a moment after a start with a new passphrase. */
+    private readonly hash: Promise<{ salt: Buffer; key: Buffer }>,
   ) {}
 
   /**
    * Sets up the owner passphrase: the given one replaces the stored hash; with none given the stored one is
    * kept, and when there is none yet a new passphrase is made and returned (once) so the caller can show it.
+   *
+   * A new hash (scrypt, about 100 ms) is made off the start's path: the data source answers at once, and a
+   * passphrase check that comes first waits for it. `ready()` resolves once it is stored.
    */
-  static async open(
-    db: DB,
-    passphrase: string | undefined,
-  ): Promise<{ proof: OwnerProof; generated?: string }> {
+  static open(db: DB, passphrase: string | undefined): { proof: OwnerProof; generated?: string } {
     let generated: string | undefined
     let wanted = passphrase
     if (wanted !== undefined) checkPassphrase(wanted)
@@ -57,21 +58,30 @@ export class OwnerProof {
     if (wanted === undefined && stored === undefined) wanted = generated = generatePassphrase()
     if (wanted !== undefined) {
       const salt = randomBytes(16)
-      const key = await scryptAsync(wanted, salt)
-      setMeta(db, PASSPHRASE_META, `scrypt$${salt.toString('base64')}$${key.toString('base64')}`)
-      return { proof: new OwnerProof(db, { salt, key }), generated }
+      const hash = scryptAsync(wanted, salt).then((key) => {
+        setMeta(db, PASSPHRASE_META, `scrypt$${salt.toString('base64')}$${key.toString('base64')}`)
+        return { salt, key }
+      })
+      // A start that fails before anyone checks a passphrase must not leave an unhandled rejection.
+      hash.catch(() => undefined)
+      return { proof: new OwnerProof(db, hash), generated }
     }
     const [, salt, key] = (stored as string).split('$')
-    return {
-      proof: new OwnerProof(db, { salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') }),
-    }
+    const hash = { salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') }
+    return { proof: new OwnerProof(db, Promise.resolve(hash)) }
+  }
+
+  /** Resolves once the passphrase's hash is made and stored (before the database may close). */
+  async ready(): Promise<void> {
+    await this.hash.catch(() => undefined)
   }
 
   async checkPassphrase(candidate: unknown): Promise<boolean> {
     if (typeof candidate !== 'string' || candidate.length === 0 || candidate.length > MAX_PASSPHRASE_LENGTH)
       return false
-    const key = await scryptAsync(candidate.trim(), this.hash.salt)
-    return timingSafeEqual(key, this.hash.key)
+    const { salt, key: expected } = await this.hash
+    const key = await scryptAsync(candidate.trim(), salt)
+    return timingSafeEqual(key, expected)
   }
 
   /** A new remembered-phone token (the cookie value); only its hash is stored. */
