@@ -33,7 +33,15 @@ async function start() {
   app.use(i18n)
   if (!desktopLyrics) {
     const router = createAppRouter()
-    router.beforeEach(() => english)
+    router.beforeEach((to) => {
+      // The page's data and its own chunk are fetched alongside the views' English, not after it.
+      to.meta.warm?.()
+      for (const record of to.matched)
+        for (const component of Object.values(record.components ?? {}))
+          if (typeof component === 'function')
+            void (component as () => Promise<unknown>)().catch(() => undefined)
+      return english
+    })
     app.use(router)
   }
   app.mount('#app')

@@ -1,8 +1,24 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
 import type { RouteRecordRaw } from 'vue-router'
+import { useHomeStore } from './stores/home'
+
+declare module 'vue-router' {
+  interface RouteMeta {
+    /** The QR login window's page: no sidebar, no player. */
+    bare?: boolean
+    /** Asks for the page's data as navigation starts, while its code (and the views' English) loads. */
+    warm?: () => void
+  }
+}
+
+/** Home's sections are asked for at once: the first page of every start does not wait for its chunk. */
+function warmHome() {
+  const home = useHomeStore()
+  if (home.playlists.status === 'idle') void home.loadAll()
+}
 
 export const routes: RouteRecordRaw[] = [
-  { path: '/', name: 'home', component: () => import('./views/HomeView.vue') },
+  { path: '/', name: 'home', component: () => import('./views/HomeView.vue'), meta: { warm: warmHome } },
   { path: '/search', name: 'search', component: () => import('./views/SearchView.vue') },
   { path: '/library', name: 'library', component: () => import('./views/LibraryView.vue') },
   { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue') },

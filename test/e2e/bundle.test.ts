@@ -55,6 +55,11 @@ describe('the built bundles', () => {
       /CollectionNameDialog\.vue/,
       /DesktopLyricsApp\.vue/,
       /shared\/lyrics\//,
+      // The player (bar, engine, queue, media integration) arrives just after the first paint.
+      /NowPlayingBar\.vue/,
+      /services\/player\/engine\.ts$/,
+      /shared\/player\/queue\.ts$/,
+      /composables\/player-startup\.ts$/,
     ]
     for (const pattern of deferred)
       expect(
@@ -99,5 +104,24 @@ describe('translated text with precompiled messages', () => {
     const cards = await app.page.getByTestId('playlist-card').allTextContents()
     expect(cards.join(' ')).toMatch(/\d+ songs/)
     expect(violations).toEqual([])
+  })
+
+  it('loads the player after the shell in the main window, and never in the QR login window', async () => {
+    const scripts = () =>
+      app.page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((entry) => entry.name)
+          .filter((name) => name.endsWith('.js')),
+      )
+    await app.page.getByTestId('now-playing').waitFor()
+    expect((await scripts()).some((name) => /\/PlayerDock-[^/]+\.js$/.test(name))).toBe(true)
+
+    await app.page.goto('about:blank')
+    await app.page.goto(`${app.appUrl}/index.html#/login`)
+    await app.page.getByTestId('qr-panel').waitFor()
+    expect(await scripts()).not.toEqual([])
+    expect((await scripts()).filter((name) => /\/(PlayerDock|player)-[^/]+\.js$/.test(name))).toEqual([])
+    expect(await app.page.getByTestId('now-playing').count()).toBe(0)
   })
 })
