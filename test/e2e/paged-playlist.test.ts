@@ -18,6 +18,8 @@ describe('A long playlist, a page at a time', () => {
   const calls: Array<{ channel: string; args: unknown }> = []
   /** While set, `catalog:playlist` answers only after it resolves (a slow refresh behind a reopen). */
   let hold: Promise<void> | undefined
+  /** While set, `catalog:playlist-rows` answers only after it resolves (pages on a slow source). */
+  let holdRows: Promise<void> | undefined
 
   const sender = () => ({ senderUrl: `${app.appUrl}/index.html` })
   const core = async <T>(
@@ -44,6 +46,7 @@ describe('A long playlist, a page at a time', () => {
     app.core.router.invoke = (async (channel: string, args: unknown, context: { senderUrl: string }) => {
       calls.push({ channel, args })
       if (channel === 'catalog:playlist' && hold) await hold
+      if (channel === 'catalog:playlist-rows' && holdRows) await holdRows
       return invoke(channel, args, context)
     }) as typeof app.core.router.invoke
     await app.page.getByTestId('sidebar-account').waitFor({ timeout: 60_000 })
@@ -72,6 +75,35 @@ describe('A long playlist, a page at a time', () => {
     // The store holds the first rows and nothing more yet than the pages the list asked for.
     const loaded = await store<number>('playlist', 's.rows.filter(Boolean).length')
     expect(loaded).toBeLessThan(10_000)
+  })
+
+  it('keeps the keyboard focus on a row that has not arrived yet (End, Page Down), and on it once it does', async () => {
+    const { page } = app
+    let release!: () => void
+    holdRows = new Promise((done) => (release = done))
+    try {
+      await page.locator('main [data-testid="song-row"]').first().click()
+      const focused = () =>
+        page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null
+          return { index: el?.dataset.index, testid: el?.dataset.testid }
+        })
+      await page.keyboard.press('End')
+      await expect.poll(focused).toEqual({ index: '9999', testid: 'song-row-placeholder' })
+      await page.keyboard.press('PageUp')
+      const up = Number((await focused()).index)
+      expect(up).toBeLessThan(9999)
+      expect(up).toBeGreaterThan(9900)
+      expect((await focused()).testid).toBe('song-row-placeholder')
+      // The pages arrive: the same row keeps the focus, now with its song.
+      release()
+      await expect.poll(focused).toEqual({ index: String(up), testid: 'song-row' })
+      await page.keyboard.press('ArrowDown')
+      await expect.poll(focused).toEqual({ index: String(up + 1), testid: 'song-row' })
+    } finally {
+      holdRows = undefined
+      release()
+    }
   })
 
   it('scrolls to the end: the last rows arrive and show the last songs', async () => {
