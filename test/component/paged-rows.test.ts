@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Song } from '@shared/api/models'
 import type { PlaylistRows } from '@shared/ipc/contract'
-import { ROWS_BULK, ROWS_PAGE, createPagedRows } from '@renderer/stores/paged-rows'
+import { KEPT_PAGES, ROWS_BULK, ROWS_PAGE, createPagedRows } from '@renderer/stores/paged-rows'
 
 const song = (i: number) => ({ id: i, name: `Song ${i}`, tns: [], artists: [] }) as unknown as Song
 const frame = () => new Promise((resolve) => setTimeout(resolve, 40))
@@ -92,5 +92,55 @@ describe('paged rows', () => {
     await late
     await frame()
     expect(list.rows.value.map((s) => s?.id)).toEqual([7, 8, 9])
+  })
+
+  it('lets go of the pages farthest from view beyond the ones it keeps, and asks for them again', async () => {
+    const total = (KEPT_PAGES + 20) * ROWS_PAGE
+    const main = fakeMain(total)
+    const list = createPagedRows(main.fetch)
+    list.reset(
+      total,
+      Array.from({ length: ROWS_PAGE }, (_, i) => song(i)),
+    )
+    // Scrolls down page by page, every page arriving at once.
+    for (let page = 1; page < KEPT_PAGES + 20; page++) {
+      const arrived = list.ensure(page * ROWS_PAGE, (page + 1) * ROWS_PAGE)
+      main.release()
+      await arrived
+    }
+    await frame()
+    const rows = list.rows.value
+    const held = rows.filter(Boolean).length
+    // The first rows stay; of the pages that arrived while scrolling, the last KEPT_PAGES stay.
+    expect(held).toBe((KEPT_PAGES + 1) * ROWS_PAGE)
+    expect(rows[0]?.name).toBe('Song 0')
+    expect(rows[ROWS_PAGE]).toBeUndefined()
+    expect(rows[total - 1]?.name).toBe(`Song ${total - 1}`)
+    // Back up: the page let go is asked for again.
+    main.asked.length = 0
+    const back = list.ensure(ROWS_PAGE, 2 * ROWS_PAGE)
+    expect(main.asked).toEqual([[ROWS_PAGE, ROWS_PAGE]])
+    main.release()
+    await back
+    await frame()
+    expect(list.rows.value[ROWS_PAGE]?.name).toBe(`Song ${ROWS_PAGE}`)
+    // What is in view was not let go for it.
+    expect(list.rows.value[ROWS_PAGE + 1]?.name).toBe(`Song ${ROWS_PAGE + 1}`)
+  })
+
+  it('keeps every row once the whole list was asked for (play all)', async () => {
+    const total = (KEPT_PAGES + 20) * ROWS_PAGE
+    const main = fakeMain(total)
+    const list = createPagedRows(main.fetch)
+    list.reset(total, [])
+    const all = list.all()
+    for (let i = 0; i < 20; i++) {
+      main.release()
+      await Promise.resolve()
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    }
+    expect(await all).toHaveLength(total)
+    await frame()
+    expect(list.rows.value.filter(Boolean)).toHaveLength(total)
   })
 })
