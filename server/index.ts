@@ -59,6 +59,9 @@ function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
 }
 
+/** How long `close()` lets requests in flight finish before it drops every connection. */
+const CLOSE_GRACE_MS = 2000
+
 export async function startDataSource(opts: DataSourceOptions): Promise<DataSourceHandle> {
   const host = opts.host ?? '127.0.0.1'
   const log = (message: string) => {
@@ -137,7 +140,11 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       async close() {
         if (closed) return
         closed = true
+        // Requests in flight may finish; a connection still open after that (a client that went away
+        // without the server noticing, seen under load) must not keep the data source from stopping.
+        const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS)
         await app.close()
+        clearTimeout(force)
         await proof.ready()
         await ctx.audio.close()
         db.close()

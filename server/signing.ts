@@ -12,7 +12,8 @@ export class MediaSigner {
   }
 
   path(songId: number, bitrate: number, now = Date.now()): string {
-    const exp = Math.floor(now / 1000) + this.ttlSeconds
+    // Rounded up: a URL lives at least its TTL (rounding down cut up to a second off it).
+    const exp = Math.ceil(now / 1000) + this.ttlSeconds
     const sig = this.mac(songId, bitrate, exp).toString('base64url')
     return `/media/${songId}/${bitrate}?exp=${exp}&sig=${sig}`
   }
