@@ -50,11 +50,15 @@ export const routes: RouteRecordRaw[] = [
 ]
 
 /**
- * Loads the playlist view's code (and the song list's) once the window is idle, so the first playlist
- * opened does not wait for it; it stays out of the initial JavaScript.
+ * Loads the playlist view's code (and the song list's) and the search view's once the window is idle, so
+ * the first playlist opened or search does not wait for it; they stay out of the initial JavaScript.
  */
 export function warmViews(): void {
-  const warm = () => void import('./views/PlaylistView.vue').catch(() => undefined)
+  const warm = () => {
+    void import('./views/PlaylistView.vue').catch(() => undefined)
+    // `/` from anywhere opens search: its field is there at once.
+    void import('./views/SearchView.vue').catch(() => undefined)
+  }
   if (typeof requestIdleCallback === 'function') requestIdleCallback(warm, { timeout: 2000 })
   else setTimeout(warm, 1000)
 }

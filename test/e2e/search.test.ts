@@ -70,3 +70,36 @@ describe('Search', () => {
     await expect.poll(() => page.locator('.search-view').textContent()).toContain('Nothing found')
   })
 })
+
+describe('Search typed at once', () => {
+  let app: App
+  beforeAll(async () => {
+    app = await startApp()
+  })
+  afterAll(() => app?.close())
+
+  it('keeps the letters typed after / while the search view is still loading', async () => {
+    const page = app.page
+    await page.getByTestId('playlist-card').first().waitFor()
+    // The search view's code arrives late, as on a slow disk or a busy machine.
+    await page.route(/\/SearchView-[^/]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      await route.continue()
+    })
+    const expected = await api<Found>(app, `/search?keywords=${encodeURIComponent('night')}&limit=20`)
+    expect(expected.songs.length).toBeGreaterThan(0)
+    await page.locator('body').press('/')
+    await page.keyboard.type('nighy', { delay: 5 })
+    await page.keyboard.press('Backspace')
+    await page.keyboard.type('t', { delay: 5 })
+    const input = page.getByTestId('search-input')
+    await input.waitFor()
+    expect(await input.inputValue()).toBe('night')
+    await expect
+      .poll(() => page.getByTestId('search-songs').getByTestId('song-name').allTextContents())
+      .toEqual(expected.songs.map((s) => s.name))
+    // Typing goes on in the field itself.
+    await page.keyboard.type(' x', { delay: 5 })
+    expect(await input.inputValue()).toBe('night x')
+  })
+})

@@ -34,6 +34,8 @@ export const useSearchStore = defineStore('search', () => {
   /** Bumped to ask the search field to take focus (Ctrl/Cmd+F, `/`). */
   const focusRequest = ref(0)
   let generation = 0
+  /** What was typed after `/` before the search field was there (its view's code still loading). */
+  let typedAhead = ''
 
   const empty = computed(() => {
     const r = result.value
@@ -96,5 +98,15 @@ export const useSearchStore = defineStore('search', () => {
     clearRecent,
     retry: () => search(query.value),
     requestFocus: () => focusRequest.value++,
+    /** Keeps a keystroke for the search field that is on its way (Backspace takes one back). */
+    typeAhead(key: string) {
+      typedAhead = key === 'Backspace' ? typedAhead.slice(0, -1) : (typedAhead + key).slice(0, 200)
+    },
+    /** The text typed ahead, once: the search field takes it when it mounts. */
+    takeTypedAhead() {
+      const text = typedAhead
+      typedAhead = ''
+      return text
+    },
   }
 })
