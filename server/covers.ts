@@ -1,5 +1,5 @@
 import { hashString } from './audio/prng'
-import type { DB } from './db/open'
+import { statement, type DB } from './db/open'
 
 const escapeXml = (s: string) =>
   s.replace(
@@ -9,7 +9,7 @@ const escapeXml = (s: string) =>
 
 function nameOf(db: DB, kind: 'album' | 'artist' | 'playlist' | 'user', id: number): string | undefined {
   const table = kind === 'artist' ? 'artists' : kind === 'user' ? 'users' : 'playlists'
-  const row = db.prepare(`SELECT name FROM ${table} WHERE id = ?`).get(id) as { name: string } | undefined
+  const row = statement(db, `SELECT name FROM ${table} WHERE id = ?`).get(id) as { name: string } | undefined
   return row?.name
 }
 

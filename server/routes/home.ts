@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Ctx } from '../context'
 import { ok } from '../envelope'
+import { statement } from '../db/open'
 
 const escapeHtml = (s: string) =>
   s.replace(
@@ -9,7 +10,7 @@ const escapeHtml = (s: string) =>
   )
 
 function health(ctx: Ctx) {
-  const count = (sql: string) => (ctx.db.prepare(sql).get() as { n: number }).n
+  const count = (sql: string) => (statement(ctx.db, sql).get() as { n: number }).n
   return {
     status: 'ok' as const,
     songs: count('SELECT COUNT(*) AS n FROM songs'),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { sendFailure } from '../envelope'
 import type { Ctx } from '../context'
 import { coverSvg } from '../covers'
+import { statement } from '../db/open'
 
 type Range = { start: number; end: number } | 'none' | 'unsatisfiable'
 
@@ -50,7 +51,7 @@ export function mediaRoutes(app: FastifyInstance, ctx: Ctx): void {
     if (!['album', 'artist', 'playlist', 'user'].includes(kind) || !/^\d{1,16}$/.test(id)) {
       return sendFailure(reply, 404, 'No such cover.')
     }
-    const image = ctx.db.prepare('SELECT mime, data FROM images WHERE owner = ?').get(`${kind}:${id}`) as
+    const image = statement(ctx.db, 'SELECT mime, data FROM images WHERE owner = ?').get(`${kind}:${id}`) as
       { mime: string; data: Uint8Array } | undefined
     reply.header('Cache-Control', 'public, max-age=86400')
     // Covers are public and carry no credential: any page may read their pixels (the player tints its

@@ -1,5 +1,7 @@
 import { fork } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import v8 from 'node:v8'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -19,6 +21,11 @@ import { OWNER_PASSPHRASE } from '../support/phone'
  *
  * `npx tsx test/bench/load.ts` prints the figures; `npm run test:load` (with `--check`) exits 1 on a miss.
  * As the server child: `load.ts --serve <dataDir>`.
+ *
+ * For finding where the server's RSS goes (docs/performance.md): `LOAD_TRACE=1` prints a memory sample per
+ * second (RSS, V8 heap committed and used, external, anonymous and file-backed RSS, V8 spaces over 1 MB);
+ * `LOAD_SKIP=/song` leaves a kind of request out of the mix (/song/detail is what starts the synth worker);
+ * `LOAD_NODE_FLAGS="..."` replaces the server child's Node/V8 flags; `LOAD_DURATION_S=120` runs longer.
  */
 
 const CONNECTIONS = 50
@@ -26,6 +33,12 @@ const WARMUP_S = Number(process.env.LOAD_WARMUP_S ?? 10)
 const DURATION_S = Number(process.env.LOAD_DURATION_S ?? 30)
 const DEMO_SONGS = 300
 const HEAP_GROWTH_LIMIT_MB = 10
+/**
+ * The server child runs with the V8 flags `npm run serve` gives the server (package.json): V8's young
+ * generation capped at 2 x 16 MB instead of growing to 128 MB under load (docs/performance.md).
+ * `LOAD_NODE_FLAGS` replaces them (`LOAD_NODE_FLAGS=" "` for V8's defaults).
+ */
+const serverNodeFlags = (process.env.LOAD_NODE_FLAGS ?? '--max-semi-space-size=16').split(' ').filter(Boolean)
 
 // ---- the server child ----
 
@@ -33,6 +46,13 @@ interface MemorySample {
   t: number
   rss: number
   heapUsed: number
+  heapTotal: number
+  external: number
+  arrayBuffers: number
+  /** Linux: anonymous (malloc, V8, thread stacks) and file-backed (mmap of the database, code) resident kB. */
+  rssAnon?: number
+  rssFile?: number
+  spaces?: string
 }
 type ChildMessage =
   | { type: 'ready'; url: string }
@@ -50,7 +70,31 @@ async function serve(dataDir: string) {
   const started = performance.now()
   const sample = (): MemorySample => {
     const m = process.memoryUsage()
-    return { t: (performance.now() - started) / 1000, rss: m.rss, heapUsed: m.heapUsed }
+    const s: MemorySample = {
+      t: (performance.now() - started) / 1000,
+      rss: m.rss,
+      heapUsed: m.heapUsed,
+      heapTotal: m.heapTotal,
+      external: m.external,
+      arrayBuffers: m.arrayBuffers,
+    }
+    if (process.env.LOAD_TRACE) {
+      s.spaces = v8
+        .getHeapSpaceStatistics()
+        .filter((x) => x.space_size > MB)
+        .map((x) => `${x.space_name.replace('_space', '')}=${(x.space_size / MB).toFixed(0)}`)
+        .join(' ')
+    }
+    try {
+      const status = readFileSync('/proc/self/status', 'utf8')
+      const kb = (name: string) =>
+        Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024
+      s.rssAnon = kb('RssAnon')
+      s.rssFile = kb('RssFile')
+    } catch {
+      // not Linux
+    }
+    return s
   }
   process.on('message', (message: { type: string }) => {
     if (message.type === 'memory') process.send!({ type: 'memory', sample: sample(), gc: false })
@@ -84,7 +128,7 @@ type Autocannon = (opts: Record<string, unknown>) => Promise<Result> & { stop():
 
 function startServerChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = fork(fileURLToPath(import.meta.url), ['--serve', dataDir], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    execArgv: ['--import', 'tsx', '--expose-gc', ...serverNodeFlags],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   return new Promise((resolve, reject) => {
@@ -142,7 +186,8 @@ async function mixedRequests(url: string): Promise<Request[]> {
     const j = seed % (i + 1)
     ;[requests[i], requests[j]] = [requests[j], requests[i]]
   }
-  return requests
+  const skip = process.env.LOAD_SKIP
+  return skip ? requests.filter((r) => !r.path.startsWith(skip)) : requests
 }
 
 /** Least-squares slope of y over x. */
@@ -160,6 +205,12 @@ function slope(xs: number[], ys: number[]): number {
 }
 
 const MB = 1024 * 1024
+const trace = (s: MemorySample) =>
+  console.error(
+    [s.t, s.rss, s.heapTotal, s.heapUsed, s.external, s.arrayBuffers, s.rssAnon ?? NaN, s.rssFile ?? NaN]
+      .map((v, i) => (i === 0 ? v.toFixed(0) : (v / MB).toFixed(1)))
+      .join('\t') + `\t${s.spaces ?? ''}`,
+  )
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2000))
 
 export async function benchLoad(): Promise<Figure[]> {
@@ -168,6 +219,8 @@ export async function benchLoad(): Promise<Figure[]> {
   const { child, url } = await startServerChild(dataDir)
   try {
     const requests = await mixedRequests(url)
+    const start = await askMemory(child, true)
+    if (process.env.LOAD_TRACE) trace(start)
     const run = (seconds: number) =>
       autocannon({ url, connections: CONNECTIONS, duration: seconds, requests, timeout: 10 })
 
@@ -177,13 +230,25 @@ export async function benchLoad(): Promise<Figure[]> {
     // connections hold their parsers and buffers, which made single readings swing by 10-15 MB).
     await settle()
     const warmEnd = await askMemory(child, true)
+    if (process.env.LOAD_TRACE) {
+      console.error('t\trss\theapTot\theapUsed\texternal\tarrayBuf\trssAnon\trssFile')
+      trace(warmEnd)
+    }
 
     const samples: MemorySample[] = []
-    const sampler = setInterval(() => void askMemory(child, false).then((s) => samples.push(s)), 1000)
+    const sampler = setInterval(
+      () =>
+        void askMemory(child, false).then((s) => {
+          samples.push(s)
+          if (process.env.LOAD_TRACE) trace(s)
+        }),
+      1000,
+    )
     const result = await run(DURATION_S)
     clearInterval(sampler)
     await settle()
     const end = await askMemory(child, true)
+    if (process.env.LOAD_TRACE) trace(end)
 
     const xs = samples.map((s) => s.t)
     const heapSlope =
@@ -245,6 +310,15 @@ export async function benchLoad(): Promise<Figure[]> {
         note: `from ${round(warmEnd.rss / MB, 1)} MB`,
       },
       { figure: 'server RSS slope under load', value: round(rssSlope, 2), unit: 'MB/min' },
+      { figure: 'server RSS at start (before warm-up)', value: round(start.rss / MB, 1), unit: 'MB' },
+      {
+        figure: 'server V8 heap committed at end (heapTotal)',
+        value: round(end.heapTotal / MB, 1),
+        unit: 'MB',
+        note:
+          `of the RSS: ${round((end.rssAnon ?? NaN) / MB, 1)} MB anonymous (V8, malloc: SQLite, the synth ` +
+          `worker), ${round((end.rssFile ?? NaN) / MB, 1)} MB file-backed (code, the database's mmap)`,
+      },
     ]
   } finally {
     child.send({ type: 'stop' })

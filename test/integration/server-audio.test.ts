@@ -1,10 +1,11 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startDataSource, type DataSourceHandle } from '@server/index'
 import { AudioStore, createWorkerSynthesizer, type Synthesizer } from '@server/audio/store'
 import { openDatabase } from '@server/db/open'
+import { synthesizeWav } from '@server/audio/synth'
 import { OWNER_PASSPHRASE } from '../support/phone'
 
 /**
@@ -122,6 +123,22 @@ describe('demo audio cache', () => {
     } finally {
       await store.close()
       db.close()
+    }
+  })
+
+  it('ends the synthesis worker when idle and starts it again for the next song, with the same bytes', async () => {
+    const synth = createWorkerSynthesizer({ idleMs: 50 })
+    const sound = { seed: 1234, tempo: 100, durationMs: 2000 }
+    try {
+      const first = await synth.synthesize(sound, 8000, 1)
+      expect(synth.running).toBe(true)
+      await vi.waitFor(() => expect(synth.running).toBe(false), { timeout: 5000, interval: 20 })
+      const again = await synth.synthesize(sound, 8000, 1)
+      expect(synth.running).toBe(true)
+      expect(again.equals(first)).toBe(true)
+      expect(first.equals(synthesizeWav(sound, 8000, 1))).toBe(true)
+    } finally {
+      await synth.close()
     }
   })
 })
