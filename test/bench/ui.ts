@@ -12,10 +12,10 @@ import type { Figure } from './stats'
  * the owner's liked songs after liking all 10,000 songs of the demo catalogue (slow to set up).
  */
 
-const SONGS = 10_000
+export const SONGS = 10_000
 const RUNS = 5
 const SCROLLS = 3
-const BIG_PLAYLIST = 'The Big Archive'
+export const BIG_PLAYLIST = 'The Big Archive'
 
 async function likeEverything(app: App): Promise<void> {
   const sender = { senderUrl: `${app.appUrl}/index.html` }
@@ -72,7 +72,7 @@ function watchCore(app: App) {
 }
 
 /** Clicks the playlist's card in the Library and waits for the first rows to be painted. */
-async function openPlaylist(
+export async function openPlaylist(
   app: App,
   liked: boolean,
   name = BIG_PLAYLIST,
@@ -106,7 +106,7 @@ async function openPlaylist(
   )
 }
 
-interface Scroll {
+export interface Scroll {
   longest: number
   top: number[]
   over50: number
@@ -116,7 +116,7 @@ interface Scroll {
 }
 
 /** Scrolls the main area to the end, ~1,500 px a frame, and reports the frame times and row count. */
-async function scrollToEnd(app: App): Promise<Scroll> {
+export async function scrollToEnd(app: App): Promise<Scroll> {
   return app.page.evaluate(async () => {
     const main = document.querySelector<HTMLElement>('.app-main')!
     main.scrollTop = 0
@@ -145,27 +145,48 @@ async function scrollToEnd(app: App): Promise<Scroll> {
   })
 }
 
+/** One event of a Chromium trace (the fields the bench reads). */
+export interface TraceEvent {
+  name: string
+  ph: string
+  ts: number
+  dur?: number
+  tdur?: number
+  pid: number
+  tid: number
+  args?: { data?: { functionName?: string; url?: string } }
+}
+
+/** Runs `work` under a Chromium trace of `categories` and returns its result and the trace's events. */
+export async function traceDuring<T>(
+  app: App,
+  categories: string,
+  work: () => Promise<T>,
+): Promise<{ result: T; events: TraceEvent[] }> {
+  const cdp = await app.page.context().newCDPSession(app.page)
+  const events: TraceEvent[] = []
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])))
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve))
+  await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' })
+  const result = await work()
+  await cdp.send('Tracing.end')
+  await complete
+  await cdp.detach()
+  return { result, events }
+}
+
 /**
  * One more scroll to the end under a Chromium trace: the main thread's CPU time per task, which a
  * loaded machine does not inflate (a frame's wall time also counts the time the thread waited for a
  * core). Tracing slows the page a little, so its wall times are not reported.
  */
 async function scrollCpu(app: App): Promise<{ longest: number; over50: number; tasks: number }> {
-  const cdp = await app.page.context().newCDPSession(app.page)
-  const tasks: number[] = []
-  cdp.on('Tracing.dataCollected', ({ value }) => {
-    for (const e of value as unknown as { name: string; ph: string; tdur?: number }[])
-      if (e.ph === 'X' && e.name === 'RunTask' && e.tdur !== undefined) tasks.push(e.tdur / 1000)
-  })
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve))
-  await cdp.send('Tracing.start', {
-    categories: 'toplevel,disabled-by-default-devtools.timeline',
-    transferMode: 'ReportEvents',
-  })
-  await scrollToEnd(app)
-  await cdp.send('Tracing.end')
-  await complete
-  await cdp.detach()
+  const { events } = await traceDuring(app, 'toplevel,disabled-by-default-devtools.timeline', () =>
+    scrollToEnd(app),
+  )
+  const tasks = events
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && e.tdur !== undefined)
+    .map((e) => e.tdur! / 1000)
   if (!tasks.length) throw new Error('the trace has no RunTask events')
   return { longest: Math.max(...tasks), over50: tasks.filter((ms) => ms > 50).length, tasks: tasks.length }
 }
@@ -280,8 +301,8 @@ async function heapMB(app: App): Promise<number> {
   }
 }
 
-const HUGE_SONGS = 100_000
-const HUGE_PLAYLIST = 'The Huge Archive'
+export const HUGE_SONGS = 100_000
+export const HUGE_PLAYLIST = 'The Huge Archive'
 
 /**
  * The 100,000-song playlist (`--demo 100000` makes it): first open with its breakdown, the renderer's
