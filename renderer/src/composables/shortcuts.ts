@@ -31,12 +31,6 @@ export function useShortcuts() {
   const router = useRouter()
   const search = useSearchStore()
 
-  /**
-   * Until when keys typed after `/` or Ctrl/Cmd+F are kept for the search field, while its view's code is
-   * still loading: a person who types at once loses no letter.
-   */
-  let typeAheadUntil = 0
-
   function onKey(event: KeyboardEvent) {
     if (event.defaultPrevented || event.isComposing) return
     const mod = event.ctrlKey || event.metaKey
@@ -44,21 +38,15 @@ export function useShortcuts() {
       event.preventDefault()
       search.requestFocus()
       if (router.currentRoute.value.name !== 'search') {
-        typeAheadUntil = performance.now() + TYPE_AHEAD_MS
+        // While the search view's code loads, what is typed is kept for its field: no letter is lost.
+        search.expectField(TYPE_AHEAD_MS)
         void router.push({ name: 'search' })
       }
       return
     }
-    if (performance.now() > typeAheadUntil || typing(event.target)) return
-    if (document.querySelector('[data-testid="search-input"]')) {
-      typeAheadUntil = 0
-      return
-    }
+    if (typing(event.target)) return
     const printable = event.key.length === 1 && !mod && !event.altKey
-    if (printable || event.key === 'Backspace') {
-      event.preventDefault()
-      search.typeAhead(event.key)
-    }
+    if ((printable || event.key === 'Backspace') && search.typeAhead(event.key)) event.preventDefault()
   }
   onMounted(() => window.addEventListener('keydown', onKey))
   onBeforeUnmount(() => window.removeEventListener('keydown', onKey))

@@ -34,8 +34,12 @@ export const useSearchStore = defineStore('search', () => {
   /** Bumped to ask the search field to take focus (Ctrl/Cmd+F, `/`). */
   const focusRequest = ref(0)
   let generation = 0
-  /** What was typed after `/` before the search field was there (its view's code still loading). */
+  /**
+   * What was typed after `/` before the search field was there (its view's code still loading), and until
+   * when keys are kept for it: the field takes the text when it mounts, which ends the window.
+   */
   let typedAhead = ''
+  let typeAheadUntil = 0
 
   const empty = computed(() => {
     const r = result.value
@@ -98,14 +102,25 @@ export const useSearchStore = defineStore('search', () => {
     clearRecent,
     retry: () => search(query.value),
     requestFocus: () => focusRequest.value++,
-    /** Keeps a keystroke for the search field that is on its way (Backspace takes one back). */
-    typeAhead(key: string) {
+    /** The search field is on its way: keys are kept for it for at most `ms`. */
+    expectField(ms: number) {
+      typedAhead = ''
+      typeAheadUntil = Date.now() + ms
+    },
+    /**
+     * Keeps a keystroke for the field on its way (Backspace takes one back); false when no field is awaited
+     * (the key is not the search's).
+     */
+    typeAhead(key: string): boolean {
+      if (Date.now() > typeAheadUntil) return false
       typedAhead = key === 'Backspace' ? typedAhead.slice(0, -1) : (typedAhead + key).slice(0, 200)
+      return true
     },
     /** The text typed ahead, once: the search field takes it when it mounts. */
     takeTypedAhead() {
       const text = typedAhead
       typedAhead = ''
+      typeAheadUntil = 0
       return text
     },
   }
