@@ -1,3 +1,4 @@
+import { statement } from '../db/open'
 import type { DB, Statement } from '../db/open'
 
 const CACHE_MS = 30_000
@@ -7,7 +8,6 @@ const CACHE_MS = 30_000
  * 30-second cache for computed rankings (charts, recommendations).
  */
 export class CatalogStore {
-  private readonly statements = new Map<string, Statement>()
   private readonly cache = new Map<string, { at: number; value: unknown }>()
 
   constructor(
@@ -15,25 +15,14 @@ export class CatalogStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A statement answering rows as objects, compiled on first use. */
+  /** A statement answering rows as objects, compiled on first use (`statement` in db/open.ts). */
   prep(sql: string): Statement {
-    return this.compiled(sql, false)
+    return statement(this.db, sql)
   }
 
   /** A statement answering rows as arrays of column values, in column order. */
   prepArrays(sql: string): Statement {
-    return this.compiled(sql, true)
-  }
-
-  private compiled(sql: string, arrays: boolean): Statement {
-    const key = `${arrays ? 'a' : 'o'}:${sql}`
-    let st = this.statements.get(key)
-    if (!st) {
-      st = this.db.prepare(sql)
-      if (arrays) st.setReturnArrays(true)
-      this.statements.set(key, st)
-    }
-    return st
+    return statement(this.db, sql, { arrays: true })
   }
 
   cached<T>(key: string, compute: () => T): T {

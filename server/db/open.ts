@@ -53,11 +53,17 @@ const statementCache = new WeakMap<DB, Map<string, Statement>>()
  * and leaves a native statement behind until a GC finalises it. The SQL must be one of a fixed set of texts,
  * never built from request values.
  */
-export function statement(db: DB, sql: string): Statement {
+export function statement(db: DB, sql: string, { arrays = false } = {}): Statement {
   let byText = statementCache.get(db)
   if (!byText) statementCache.set(db, (byText = new Map()))
-  let st = byText.get(sql)
-  if (!st) byText.set(sql, (st = db.prepare(sql)))
+  // Rows as arrays of column values is a setting of the statement: its own entry.
+  const key = `${arrays ? 'a' : 'o'}:${sql}`
+  let st = byText.get(key)
+  if (!st) {
+    st = db.prepare(sql)
+    if (arrays) st.setReturnArrays(true)
+    byText.set(key, st)
+  }
   return st
 }
 
