@@ -70,7 +70,7 @@ describe('Browse: Home → playlist → artist', () => {
 
   it('opens the song menu and closes it with Escape', async () => {
     const page = app.page
-    await page.getByTestId('song-row').first().click({ button: 'right' })
+    await page.getByTestId('song-row').first().getByTestId('song-name').click({ button: 'right' })
     const menu = page.getByTestId('context-menu')
     await menu.waitFor()
     expect(await menu.locator('[role="menuitem"]').allTextContents()).toEqual(

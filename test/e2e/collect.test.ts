@@ -29,6 +29,32 @@ describe('Browsing and collecting', () => {
   afterAll(() => app?.close())
 
   const names = () => app.page.getByTestId('song-name').allTextContents()
+  const sidebarItems = () => app.page.getByTestId('sidebar-collection-item')
+
+  /** Makes a playlist of the first `count` songs on Home through the UI, as a person would; each test
+   * that needs one makes its own instead of relying on what an earlier test left. */
+  async function playlistFromHome(name: string, count: number): Promise<string[]> {
+    const page = app.page
+    await page.getByTestId('nav-home').click()
+    await page.getByTestId('collection-new').click()
+    await page.getByTestId('collection-name-input').fill(name)
+    await page.getByTestId('collection-name-save').click()
+    await page.getByTestId('collection-empty').waitFor()
+    await page.getByTestId('nav-home').click()
+    const rows = page.getByTestId('home-songs').getByTestId('song-row')
+    await rows.first().waitFor()
+    const wanted = (await page.getByTestId('home-songs').getByTestId('song-name').allTextContents()).slice(
+      0,
+      count,
+    )
+    for (let i = 0; i < count; i++) {
+      await rows.nth(i).getByTestId('song-name').click({ button: 'right' })
+      await page.locator('[data-menu-item="add-to-playlist"]').click()
+      await page.getByTestId('collection-add-target').filter({ hasText: name }).click()
+      await page.getByTestId('collection-add-dialog').waitFor({ state: 'detached' })
+    }
+    return wanted
+  }
 
   it('goes from a song to its album page, with the songs the data source lists', async () => {
     const page = app.page
@@ -38,7 +64,7 @@ describe('Browsing and collecting', () => {
     const detail = await api<P>(app, `/playlist/detail?id=${album.id}`)
     expect(detail.type).toBe('album')
     const row = page.getByTestId('home-songs').getByTestId('song-row').nth(index)
-    await row.click({ button: 'right' })
+    await row.getByTestId('song-name').click({ button: 'right' })
     await page.locator(`[data-menu-item="album"]`).click()
     await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(album.name)
     expect(await page.getByTestId('playlist-type').textContent()).toBe('Album')
@@ -48,7 +74,7 @@ describe('Browsing and collecting', () => {
     expect(await page.getByTestId('playlist-duration').textContent()).toMatch(/^\d+ min \d+ s$/)
     await page.mouse.move(640, 760)
     await shootForDocsBothThemes(page, 'album')
-    await page.getByTestId('song-row').first().click({ button: 'right' })
+    await page.getByTestId('song-row').first().getByTestId('song-name').click({ button: 'right' })
     await page.locator('[data-menu-item="copy-link"]').click()
     await expect.poll(() => app.copied.at(-1)).toBe(`${app.sourceUrl}/song/detail?id=${detail.songs![0].id}`)
   })
@@ -113,7 +139,7 @@ describe('Browsing and collecting', () => {
     )
     await page.getByTestId('home-songs').screenshot({ path: `${RESULTS_DIR}/ui-home-songs.png` })
     for (let i = 0; i < 3; i++) {
-      await rows.nth(i).click({ button: 'right' })
+      await rows.nth(i).getByTestId('song-name').click({ button: 'right' })
       await page.locator('[data-menu-item="add-to-playlist"]').click()
       await page.getByTestId('collection-add-target').filter({ hasText: 'Evening' }).click()
       await page.getByTestId('collection-add-dialog').waitFor({ state: 'detached' })
@@ -143,7 +169,12 @@ describe('Browsing and collecting', () => {
 
   it('adds the playing song from the now-playing screen', async () => {
     const page = app.page
-    await page.getByTestId('song-row').first().dblclick()
+    await page.getByTestId('nav-home').click()
+    const first = page.getByTestId('home-songs').getByTestId('song-row').first()
+    const title = (await first.getByTestId('song-name').textContent())!
+    // A person double-clicks a song on its title (the artist and album cells are links).
+    await first.getByTestId('song-name').dblclick()
+    await expect.poll(() => page.getByTestId('player-title').textContent()).toBe(title)
     const screen = page.getByTestId('now-playing-screen')
     await page.getByTestId('player-open-now-playing').click()
     await screen.waitFor()
@@ -160,31 +191,33 @@ describe('Browsing and collecting', () => {
 
   it('exports as M3U8 and imports it back as a new playlist with the same songs', async () => {
     const page = app.page
-    await page.getByTestId('sidebar-collection-item').filter({ hasText: 'Evening' }).click()
-    await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe('Evening')
+    const made = await playlistFromHome('Export me', 2)
+    await sidebarItems().filter({ hasText: 'Export me' }).click()
+    await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe('Export me')
+    await expect.poll(names).toEqual(made)
     const before = await names()
+    const playlists = await sidebarItems().count()
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByTestId('collection-export-m3u8').click(),
     ])
-    expect(download.suggestedFilename()).toBe('Evening.m3u8')
-    const path = `${RESULTS_DIR}/Evening.m3u8`
+    expect(download.suggestedFilename()).toBe('Export me.m3u8')
+    const path = `${RESULTS_DIR}/Export me.m3u8`
     await download.saveAs(path)
     const text = await readFile(path, 'utf8')
-    expect(text.startsWith('#EXTM3U\n#PLAYLIST:Evening\n#EXTINF:')).toBe(true)
+    expect(text.startsWith('#EXTM3U\n#PLAYLIST:Export me\n#EXTINF:')).toBe(true)
     expect(text).toContain(`${app.sourceUrl}/song/detail?id=`)
 
     await page.getByTestId('collection-import-file').setInputFiles(path)
-    await expect.poll(() => page.getByTestId('sidebar-collection-item').count()).toBe(3)
-    await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe('Evening')
+    await expect.poll(() => sidebarItems().count()).toBe(playlists + 1)
     await expect.poll(names).toEqual(before)
-    expect(page.url()).not.toContain(
-      (app.store.snapshot()['collection:builtin'] as Array<{ id: string }>)[0].id,
-    )
+    const stored = app.store.snapshot()['collection:builtin'] as Array<{ id: string; name: string }>
+    const original = stored.find((p) => p.name === 'Export me')!
+    expect(page.url()).not.toContain(original.id)
 
     // Delete the copy, after confirming.
     await page.getByTestId('collection-delete').click()
     await page.getByTestId('collection-delete-confirm').click()
-    await expect.poll(() => page.getByTestId('sidebar-collection-item').count()).toBe(2)
+    await expect.poll(() => sidebarItems().count()).toBe(playlists)
   })
 })

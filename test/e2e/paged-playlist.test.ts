@@ -82,7 +82,7 @@ describe('A long playlist, a page at a time', () => {
     let release!: () => void
     holdRows = new Promise((done) => (release = done))
     try {
-      await page.locator('main [data-testid="song-row"]').first().click()
+      await page.locator('main [data-testid="song-row"]').first().getByTestId('song-name').click()
       const focused = () =>
         page.evaluate(() => {
           const el = document.activeElement as HTMLElement | null
