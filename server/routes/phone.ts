@@ -30,7 +30,7 @@ input[type=password]{width:100%;box-sizing:border-box;margin-top:6px;font-size:1
 </style></head><body><main>${body}</main></body></html>`
 }
 
-/** Phone pages: no framing, no scripts, forms only to this origin, nothing cached or leaked in Referer. */
+/** Phone pages: no framing, no scripts, forms only to this origin, nothing cached, no Referer beyond this origin. */
 const PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
@@ -45,20 +45,24 @@ function cookieValue(req: FastifyRequest, name: string): string | undefined {
 }
 
 /**
- * A POST must come from this server's own page: the browser's Origin (or Sec-Fetch-Site) says so when it
- * sends one. Clients that send neither (curl) still need the page's form token and the owner's proof.
+ * A POST must come from this server's own page. Browsers say where a request comes from in two headers
+ * no page script can set: `Sec-Fetch-Site` (Chromium 76+, Firefox 90+, Safari 16.4+) is the authority
+ * when present, and only `same-origin` passes. Without it, `Origin` must name this host; `Origin: null`
+ * (a sandboxed or opaque page, or a referrer policy of no-referrer) is refused. Clients that send
+ * neither (curl) still need the page's form token and the owner's proof. The pages are sent with
+ * `Referrer-Policy: same-origin`, under which a browser's same-origin form POST carries the real Origin;
+ * under `no-referrer` it carries `Origin: null`, which refused every real phone (docs/security.md).
  */
 function sameOrigin(req: FastifyRequest): boolean {
-  const origin = req.headers.origin
-  if (typeof origin === 'string') {
-    try {
-      return origin !== 'null' && new URL(origin).host === req.headers.host
-    } catch {
-      return false
-    }
-  }
   const site = req.headers['sec-fetch-site']
-  return site === undefined || site === 'same-origin' || site === 'none'
+  if (typeof site === 'string') return site === 'same-origin'
+  const origin = req.headers.origin
+  if (typeof origin !== 'string') return true
+  try {
+    return origin !== 'null' && new URL(origin).host === req.headers.host
+  } catch {
+    return false
+  }
 }
 
 export function phoneRoutes(app: FastifyInstance, ctx: Ctx): void {
@@ -72,7 +76,7 @@ export function phoneRoutes(app: FastifyInstance, ctx: Ctx): void {
       .header('Cache-Control', 'no-store')
       .header('Content-Security-Policy', PAGE_CSP)
       .header('X-Frame-Options', 'DENY')
-      .header('Referrer-Policy', 'no-referrer')
+      .header('Referrer-Policy', 'same-origin')
       .send(page(title, html))
 
   const expired = (reply: FastifyReply) =>

@@ -8,7 +8,7 @@ import type { AuthState, QrEvent } from '@shared/ipc/contract'
 import { RESULTS_DIR, startApp } from './harness'
 import type { App } from './harness'
 import { OWNER_PASSPHRASE } from '../support/phone'
-import * as phone from '../support/phone'
+import { confirmInPhoneBrowser, phoneContext } from '../support/phone-browser'
 
 declare global {
   interface Window {
@@ -68,9 +68,13 @@ describe('QR login against a remote data source', () => {
       qrurl: waiting.qrurl,
     })
 
-    // The phone: opening the page marks it scanned, the form confirms it.
-    const confirm = await phone.confirmOnPhone(waiting.qrurl!)
-    expect(confirm.status).toBe(200)
+    // The phone, in a real phone-sized browser: opening the page marks it scanned; the owner types the
+    // passphrase and taps Confirm, and the browser posts the form with the headers browsers send.
+    const handset = await phoneContext(app.browser)
+    const confirm = await confirmInPhoneBrowser(handset, waiting.qrurl!)
+    expect({ status: confirm.status, heading: confirm.heading }).toEqual({ status: 200, heading: 'Done' })
+    await confirm.page.screenshot({ path: join(RESULTS_DIR, 'phone-confirmed.png') })
+    await handset.close()
 
     const signedIn = await waitFor(app, (e) => e.auth.find((a) => a.status === 'signed-in'), 15_000)
     expect(signedIn.user?.name).toBe('Ada Remote')
