@@ -169,6 +169,14 @@ export interface AppInfo {
  * id, name, translated names, artists' ids and names, the album's id, name and cover, duration, whether
  * it plays (and why not, and its bitrates) and whether it is liked. The rest stays in main.
  */
+/**
+ * The type of what a row carries, for code that takes rows and whole songs alike (song actions, the
+ * user's playlists): a row's album has no artists (see `toRow` in main), so such code must not reach for
+ * them. A whole `Song` is a `SongRow`.
+ */
+export type SongRow = Omit<Song, 'album'> & {
+  album?: Omit<NonNullable<Song['album']>, 'artists'> & { artists?: NonNullable<Song['album']>['artists'] }
+}
 export type PlaylistHead = Omit<Playlist, 'songs'> & {
   /** How many songs the list has. */
   total: number

@@ -31,9 +31,11 @@ describe('The phone sign-in page in a browser', () => {
     return { key, qrurl: code.data.qrurl }
   }
   const check = async (key: string) =>
-    ((await (await fetch(`${server.url}/connect/qr/check?key=${encodeURIComponent(key)}`)).json()) as {
-      data: { status: number; cookie?: string }
-    }).data
+    (
+      (await (await fetch(`${server.url}/connect/qr/check?key=${encodeURIComponent(key)}`)).json()) as {
+        data: { status: number; cookie?: string }
+      }
+    ).data
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cadence-e2e-phone-'))

@@ -53,7 +53,12 @@ describe('the built app under the stand-in Electron: a fresh start', () => {
   })
 
   it("copies a song's link to the system clipboard through main, and keeps the user's playlists in the store", async () => {
-    await page.getByTestId('home-songs').getByTestId('song-row').first().getByTestId('song-name').click({ button: 'right' })
+    await page
+      .getByTestId('home-songs')
+      .getByTestId('song-row')
+      .first()
+      .getByTestId('song-name')
+      .click({ button: 'right' })
     await page.locator('[data-menu-item="copy-link"]').click()
     const { data } = await app.waitFor('clipboard-write')
     expect(data).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/song\/detail\?id=.+$/)

@@ -1,6 +1,7 @@
 import { getCurrentScope, onMounted, onScopeDispose, watch } from 'vue'
 import { usePlayerStore } from '@renderer/stores/player'
 import { useSettingsStore } from '@renderer/stores/settings'
+import { useAuthStore } from '@renderer/stores/auth'
 import { startMediaIntegration } from '@renderer/services/player/media'
 import { usePlayerShortcuts } from './player-shortcuts'
 
@@ -30,8 +31,17 @@ export function usePlayerStartup() {
     },
     { immediate: true },
   )
+  // Another data source: its songs are not the queue's (docs/renderer.md, "Switching data sources").
+  const auth = useAuthStore()
+  const stopSourceWatch = watch(
+    () => auth.sourceId,
+    (now, before) => {
+      if (before !== undefined && now !== undefined && now !== before) void player.switchSource()
+    },
+  )
   onMounted(() => void player.init())
   onScopeDispose(() => {
+    stopSourceWatch()
     stopWatch()
     stopMedia()
   })

@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { Album, Id, Playlist, SearchResult, Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
+import type { SongRow } from '@shared/ipc/contract'
 import { invoke } from '@renderer/services/cadence'
 import { useAsyncState } from '@renderer/composables/async-state'
 
@@ -104,7 +105,6 @@ export const useAlbumStore = defineStore('album', () => {
   return { query, detail, open }
 })
 
-/** An album playlist without a creator: its artist, from the link or its songs. */
 /** Every song of a paged list: the first rows came with the header, the rest in pages. */
 async function allRows(id: Id, first: Song[], total: number): Promise<Song[]> {
   const songs = [...first]
@@ -116,9 +116,11 @@ async function allRows(id: Id, first: Song[], total: number): Promise<Song[]> {
   return songs
 }
 
+/** An album playlist without a creator: its artist, from the link or its songs. */
 function albumArtist(playlist: Playlist, q: AlbumQuery) {
-  const name =
-    q.artist ?? playlist.songs?.[0]?.album?.artists[0]?.name ?? playlist.songs?.[0]?.artists[0]?.name
+  // The songs are rows: a row's album carries no artists (`SongRow`).
+  const first = playlist.songs?.[0] as SongRow | undefined
+  const name = q.artist ?? first?.album?.artists?.[0]?.name ?? first?.artists[0]?.name
   return byline(name)
 }
 

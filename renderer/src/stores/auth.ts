@@ -23,6 +23,8 @@ export const useAuthStore = defineStore('auth', () => {
   const user = computed(() => state.value?.user ?? null)
   const signedIn = computed(() => status.value === 'signed-in')
   const expired = computed(() => status.value === 'expired' || (refused.value && !signedIn.value))
+  /** The active data source, as main last said. */
+  const sourceId = computed(() => state.value?.sourceId)
   /** Changes whenever the data source or the user changes: views reload their data on it. */
   const sessionKey = computed(() => `${state.value?.sourceId ?? ''}:${user.value?.id ?? ''}`)
 
@@ -96,6 +98,7 @@ export const useAuthStore = defineStore('auth', () => {
     signedIn,
     expired,
     sessionKey,
+    sourceId,
     init,
     refresh,
     stop,

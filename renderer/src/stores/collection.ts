@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
 import type { Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
-import type { CollectionFormat, CollectionSong, CollectionSummary } from '@shared/ipc/contract'
+import type { CollectionFormat, CollectionSong, CollectionSummary, SongRow } from '@shared/ipc/contract'
 import { invoke, on } from '@renderer/services/cadence'
 import type { AsyncStatus } from '@renderer/composables/async-state'
 import { toCadenceError, useAsyncState } from '@renderer/composables/async-state'
@@ -11,9 +11,10 @@ const clip = (text: string, max = 500) => text.slice(0, max)
 
 /**
  * What a playlist of the user's own keeps of a song (a plain copy: no media URL, no lyrics, nothing
- * reactive, so it crosses IPC as it is).
+ * reactive, so it crosses IPC as it is). Takes a row as well as a whole song: a row's album carries no
+ * artists.
  */
-export function toCollectionSong(song: Song): CollectionSong {
+export function toCollectionSong(song: SongRow): CollectionSong {
   const artist = (a: Song['artists'][number]) => ({
     id: a.id,
     name: clip(a.name),
@@ -22,14 +23,14 @@ export function toCollectionSong(song: Song): CollectionSong {
   return {
     id: song.id,
     name: clip(song.name),
-    tns: song.tns.slice(0, 20).map((t) => clip(t)),
+    tns: (song.tns ?? []).slice(0, 20).map((t) => clip(t)),
     artists: song.artists.slice(0, 50).map(artist),
     ...(song.album
       ? {
           album: {
             id: song.album.id,
             name: clip(song.album.name),
-            artists: song.album.artists.slice(0, 50).map(artist),
+            artists: (song.album.artists ?? []).slice(0, 50).map(artist),
             ...(song.album.cover ? { cover: clip(song.album.cover, 2048) } : {}),
             ...(song.album.size !== undefined ? { size: song.album.size } : {}),
           },

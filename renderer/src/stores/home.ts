@@ -13,5 +13,14 @@ export const useHomeStore = defineStore('home', () => {
     return Promise.all([playlists.load(), toplists.load(), songs.load(), artists.load()])
   }
 
-  return { playlists, toplists, songs, artists, loadAll }
+  /** Forgets every section (another data source is active): the next view of Home loads afresh. */
+  function reset() {
+    for (const section of [playlists, toplists, songs, artists]) {
+      section.data.value = undefined
+      section.error.value = undefined
+      section.status.value = 'idle'
+    }
+  }
+
+  return { playlists, toplists, songs, artists, loadAll, reset }
 })

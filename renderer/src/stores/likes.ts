@@ -49,9 +49,17 @@ export const useLikesStore = defineStore('likes', () => {
     }
   }
 
+  /** Forgets the toggles (another data source is active: its ids are other songs). */
+  function reset() {
+    overrides.clear()
+    playlistId.value = undefined
+    revision.value++
+  }
+
   return {
     overrides,
     pending,
+    reset,
     playlistId,
     revision,
     isLiked,

@@ -114,12 +114,12 @@ export const usePlayerStore = defineStore('player', () => {
     q.playNow(song)
     return engine.load({ autoplay: true })
   }
-  function playNext(song: Song) {
-    q.playNext(song)
+  function playNext(songs: Song | readonly Song[]) {
+    q.playNext(songs)
     engine.prefetchSoon()
   }
-  function addToQueue(song: Song) {
-    q.add(song)
+  function addToQueue(songs: Song | readonly Song[]) {
+    q.add(songs)
     engine.prefetchSoon()
   }
   /** Plays the queue entry with this key. */
@@ -200,6 +200,19 @@ export const usePlayerStore = defineStore('player', () => {
     return setLiked(!liked.value)
   }
 
+  /**
+   * Another data source became active: the queue's songs are the old source's ids, its notices are about
+   * the old source. The player stops and empties, then takes up the new source's own saved session
+   * (paused), as a start on that source would.
+   */
+  async function switchSource(): Promise<void> {
+    session.detach()
+    q.clear()
+    engine.reset()
+    clearNotice()
+    await session.restore()
+  }
+
   let initialised: Promise<void> | undefined
   /** Starts the player once per app: the settings and the restored session; saves when the page goes. */
   function init(): Promise<void> {
@@ -230,6 +243,7 @@ export const usePlayerStore = defineStore('player', () => {
     settings,
     clockChanges,
     init,
+    switchSource,
     playSongs,
     playNow,
     playNext,

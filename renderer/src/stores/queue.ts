@@ -68,8 +68,12 @@ export const useQueueStore = defineStore('queue', () => {
     replace: (list: Song[], startIndex = 0) =>
       void (state.value = Q.setQueue(state.value, list.map(queueable), { startIndex })),
     playNow: (song: Song) => void (state.value = Q.playNow(state.value, queueable(song))),
-    playNext: (song: Song) => void (state.value = Q.playNext(state.value, queueable(song))),
-    add: (song: Song) => void (state.value = Q.addToQueue(state.value, queueable(song))),
+    /** One song or several (in their order) right after the current one. */
+    playNext: (songs: Song | readonly Song[]) =>
+      void (state.value = Q.playNext(state.value, (Array.isArray(songs) ? songs : [songs]).map(queueable))),
+    /** One song or several (in their order) at the end. */
+    add: (songs: Song | readonly Song[]) =>
+      void (state.value = Q.addToQueue(state.value, (Array.isArray(songs) ? songs : [songs]).map(queueable))),
     remove: (key: string) => void (state.value = Q.removeFromQueue(state.value, key)),
     move: (from: number, to: number) => void (state.value = Q.moveInQueue(state.value, from, to)),
     clear: () => void (state.value = Q.clearQueue(state.value)),

@@ -100,6 +100,13 @@ export const useSearchStore = defineStore('search', () => {
     empty,
     search,
     clearRecent,
+    /** Forgets the results (another data source is active); the words stay in the field and recents. */
+    clearResult() {
+      generation++
+      result.value = undefined
+      error.value = undefined
+      status.value = 'idle'
+    },
     retry: () => search(query.value),
     requestFocus: () => focusRequest.value++,
     /** The search field is on its way: keys are kept for it for at most `ms`. */

@@ -88,5 +88,14 @@ export function createPlayerSession(deps: PlayerSessionDeps) {
     await engine.load({ autoplay: false, positionMs: session.positionMs })
   }
 
-  return { snapshot, save, onProgress, restore }
+  /**
+   * Another data source is now active: its queue is not this one. Nothing more is saved (a save now would
+   * land under the new source) until `restore` has read the new source's session.
+   */
+  function detach() {
+    restored = false
+    clearTimeout(saveTimer)
+  }
+
+  return { snapshot, save, onProgress, restore, detach }
 }
