@@ -72,6 +72,11 @@ export interface QrEvent {
   /** A PNG data URI of the code (from the server, or rendered locally from `qrurl`). */
   qrimg?: string
   qrurl?: string
+  /**
+   * The code's page is on this computer (a loopback address): no phone can open it, so the login window
+   * offers to open it here, in the default browser (`auth:open-qr-page`).
+   */
+  onThisComputer?: boolean
   /** How many times the code was refreshed after expiring. */
   refreshes?: number
   user?: User
@@ -223,6 +228,7 @@ export const INVOKE_CHANNELS = [
   'auth:start-qr',
   'auth:cancel-qr',
   'auth:qr-state',
+  'auth:open-qr-page',
   'auth:logout',
   'sources:list',
   'sources:add',

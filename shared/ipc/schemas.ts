@@ -168,6 +168,8 @@ export const invokeChannels = {
   'auth:cancel-qr': channel<void>().args(none),
   /** The last `auth:qr` event of the running (or last) QR login, for a login window that opens late. */
   'auth:qr-state': channel<QrEvent | null>().args(none),
+  /** Opens the running QR login's page in the default browser (a data source on this computer). */
+  'auth:open-qr-page': channel<void>().args(none),
   'auth:logout': channel<void>().args(none),
 
   'sources:list': channel<SourceList>().args(none),

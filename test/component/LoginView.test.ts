@@ -45,7 +45,7 @@ describe('LoginView', () => {
     await show({ phase: 'waiting', qrimg: IMG, qrurl: 'http://x/phone?key=1' })
     expect(wrapper.get('[data-testid="qr-image"]').attributes('src')).toBe(IMG)
     expect(wrapper.get('[data-testid="qr-image"]').attributes('data-qrurl')).toBe('http://x/phone?key=1')
-    expect(wrapper.text()).toContain('Scan with the app on your phone')
+    expect(wrapper.text()).toContain('Scan the code with your phone’s camera')
     expect(status()).toContain('Waiting')
 
     await show({ phase: 'scanned', qrimg: IMG })

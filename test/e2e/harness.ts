@@ -57,6 +57,8 @@ export interface App {
   store: ReturnType<typeof createMemoryStore>
   /** What the app put on the clipboard (`app:copy-text`), oldest first. */
   copied: string[]
+  /** Addresses the app asked the system to open in the default browser (`openExternal`). */
+  opened: string[]
   /** The QR login window, while it is open. */
   loginPage(): Page | undefined
   /** Saves a screenshot under test-results/. */
@@ -147,6 +149,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
 
     const store = createMemoryStore(options.store)
     const copied: string[] = []
+    const openedUrls: string[] = []
     const core = createCore({
       builtinPassphrase: OWNER_PASSPHRASE,
       store,
@@ -157,6 +160,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       windows,
       listen: options.listen,
       copyText: (text) => void copied.push(text),
+      openExternal: (url) => void openedUrls.push(url),
     })
     cleanups.push(() => core.dispose())
     if (options.sourceUrl) {
@@ -212,6 +216,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       appUrl,
       store,
       copied,
+      opened: openedUrls,
       loginPage: () => loginPage,
       async screenshot(name) {
         const path = join(RESULTS_DIR, `${name}.png`)

@@ -78,7 +78,9 @@ describe('QR login view', () => {
     const page = app.page
     await page.getByTestId('library-signed-out').getByRole('button', { name: 'Log in' }).click()
     const login = await loginWindow()
-    expect(await login.textContent('body')).toContain('Scan with the app on your phone')
+    // The data source is on 127.0.0.1: the window says no phone reaches it and offers this computer.
+    expect(await login.getByTestId('qr-local').textContent()).toContain('on this computer')
+    expect(await login.textContent('body')).not.toMatch(/app on your phone/)
     await login.setViewportSize({ width: 520, height: 560 })
     await login.getByTestId('qr-image').waitFor()
     await login.screenshot({ path: join(RESULTS_DIR, 'ui-login-waiting.png') })

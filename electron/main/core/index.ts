@@ -214,6 +214,7 @@ export function createCore(deps: CoreDeps) {
   })
 
   const handlers: Handlers = {
+    ...createAuthHandlers(auth, deps.openExternal ?? (() => undefined)),
     ...createAppHandlers({
       appInfo: deps.appInfo,
       openExternal: deps.openExternal ?? (() => undefined),
@@ -231,7 +232,6 @@ export function createCore(deps: CoreDeps) {
       },
       onSessionSaved: () => sessionSaved?.(),
     }),
-    ...createAuthHandlers(auth),
     ...createSourcesHandlers({
       list: () => registry.list(),
       add: async (input) => {

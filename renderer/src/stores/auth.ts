@@ -82,6 +82,15 @@ export const useAuthStore = defineStore('auth', () => {
       toCadenceError(cause)
     }
   }
+  /** Opens the code's page in the default browser (a data source on this computer: no phone reaches it). */
+  async function openQrPage(): Promise<CadenceError | undefined> {
+    try {
+      await invoke('auth:open-qr-page')
+      return undefined
+    } catch (cause) {
+      return toCadenceError(cause)
+    }
+  }
   async function logout() {
     await invoke('auth:logout')
     await refresh()
@@ -104,6 +113,7 @@ export const useAuthStore = defineStore('auth', () => {
     stop,
     startQr,
     cancelQr,
+    openQrPage,
     logout,
   }
 })

@@ -3,6 +3,7 @@ import { CadenceError, DataSourceError } from '@shared/errors'
 import type { ErrorPayload } from '@shared/errors'
 import type { QrEvent, QrPhase } from '@shared/ipc/contract'
 import type { ApiClient } from '../api/client'
+import { isLoopbackHost } from '../sources/url'
 import type { Logger } from '../log'
 import type { Timers } from '../ports'
 
@@ -53,6 +54,15 @@ const toPayload = (error: unknown): ErrorPayload =>
     ? error.toPayload()
     : { name: 'IpcError', kind: 'internal', message: 'The QR login failed unexpectedly' }
 
+/** Whether a code's page is on a loopback address, which only this computer can open. */
+function onThisComputer(qrurl: string): boolean {
+  try {
+    return isLoopbackHost(new URL(qrurl).hostname)
+  } catch {
+    return false
+  }
+}
+
 export function startQrFlow(deps: QrFlowDeps): QrFlow {
   const maxRefreshes = deps.maxRefreshes ?? 3
   const maxBackoffMs = deps.maxBackoffMs ?? 30_000
@@ -60,7 +70,7 @@ export function startQrFlow(deps: QrFlowDeps): QrFlow {
   let last: QrEvent | undefined
   let refreshes = 0
   let key = ''
-  let code: { qrurl: string; qrimg: string } | undefined
+  let code: { qrurl: string; qrimg: string; onThisComputer?: true } | undefined
   let timer: unknown
   let controller: AbortController | undefined
   let failures = 0
@@ -130,7 +140,7 @@ export function startQrFlow(deps: QrFlowDeps): QrFlow {
       : await deps.renderQr(created.qrurl)
     if (finished) return
     key = unikey
-    code = { qrurl: created.qrurl, qrimg }
+    code = { qrurl: created.qrurl, qrimg, ...(onThisComputer(created.qrurl) ? { onThisComputer: true } : {}) }
     failures = 0
     emit('waiting')
     schedule(poll, deps.intervalMs())
