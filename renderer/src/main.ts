@@ -3,6 +3,7 @@ import { createPinia } from 'pinia'
 import App from './App.vue'
 import { createAppI18n, ensureLanguage, rememberedLanguage } from './i18n'
 import { createAppRouter, warmViews } from './router'
+import { reportUnexpectedErrors } from './composables/unexpected-errors'
 import './styles/base.css'
 
 /** The desktop lyrics window loads `#/desktop-lyrics`: its own small root, no router, no player. */
@@ -29,7 +30,9 @@ async function start() {
     : App
   if (desktopLyrics) await english
   const app = createApp(root)
-  app.use(createPinia())
+  const pinia = createPinia()
+  app.use(pinia)
+  reportUnexpectedErrors(app, pinia, (key) => i18n.global.t(key))
   app.use(i18n)
   if (!desktopLyrics) {
     const router = createAppRouter()

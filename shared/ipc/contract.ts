@@ -188,6 +188,12 @@ export type PlaylistHead = Omit<Playlist, 'songs'> & {
   /** Rows from index 0 (enough for the first screens). */
   rows: Song[]
 }
+/**
+ * The longest search the app sends, in characters: the reference data source's own cap (longer words
+ * are refused there with HTTP 400, which no retry can fix), so the field stops there.
+ */
+export const SEARCH_KEYWORDS_MAX = 100
+
 /** How a playlist's rows can be ordered besides the playlist's own order (`catalog:playlist-rows`). */
 export const PLAYLIST_SORTS = ['title', 'artist', 'album', 'duration'] as const
 export type PlaylistSortKey = (typeof PLAYLIST_SORTS)[number]

@@ -3,7 +3,7 @@ import { idSchema } from '../api/models'
 import type { Artist, LikeResult, Playlist, SearchResult, Song } from '../api/models'
 import { settingsPatchSchema } from '../settings-schema'
 import type { Settings } from '../settings'
-import { PLAYLIST_SORTS } from './contract'
+import { PLAYLIST_SORTS, SEARCH_KEYWORDS_MAX } from './contract'
 import type {
   AppInfo,
   CollectionAddResult,
@@ -149,7 +149,7 @@ export const invokeChannels = {
   'catalog:search': channel<SearchResult>().args(
     z
       .object({
-        keywords: z.string().trim().min(1).max(200),
+        keywords: z.string().trim().min(1).max(SEARCH_KEYWORDS_MAX),
         limit: z.number().int().min(1).max(100).optional(),
       })
       .strict(),

@@ -4,7 +4,7 @@ import type { Song } from '@shared/api/models'
 import type { CollectionFormat } from '@shared/ipc/contract'
 import { useCollectionStore } from '@renderer/stores/collection'
 import { useNotificationsStore } from '@renderer/stores/notifications'
-import { toCadenceError } from '@renderer/composables/async-state'
+import { useFailure } from '@renderer/composables/failure'
 
 /** The route of one of the user's playlists. */
 export const collectionRoute = (id: string) => ({ name: 'collection', params: { id } })
@@ -18,10 +18,7 @@ export function useCollect() {
   const router = useRouter()
   const store = useCollectionStore()
   const notifications = useNotificationsStore()
-  const failed = (key: string, cause: unknown) => {
-    notifications.error(t(key, { reason: toCadenceError(cause).message }))
-    return undefined
-  }
+  const failed = useFailure()
 
   return {
     async addSongs(id: string, songs: Song[]) {

@@ -192,7 +192,8 @@ export const usePlayerStore = defineStore('player', () => {
       await likes.setLiked(song, like)
       return true
     } catch (cause) {
-      notify({ type: 'failed', message: toCadenceError(cause).message })
+      const failure = toCadenceError(cause)
+      notify({ type: 'failed', message: failure.message, error: failure })
       return false
     }
   }

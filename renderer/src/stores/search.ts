@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { SearchResult } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
+import { SEARCH_KEYWORDS_MAX } from '@shared/ipc/contract'
 import { invoke } from '@renderer/services/cadence'
 import type { AsyncStatus } from '@renderer/composables/async-state'
 import { toCadenceError } from '@renderer/composables/async-state'
@@ -64,7 +65,8 @@ export const useSearchStore = defineStore('search', () => {
   }
 
   async function search(text: string) {
-    const words = text.trim()
+    // Longer words (a long album name from "Go to album") are cut where the data source's cap is.
+    const words = text.trim().slice(0, SEARCH_KEYWORDS_MAX).trim()
     query.value = text
     const mine = ++generation
     if (!words) {

@@ -2,6 +2,7 @@ export default {
   en: {
     playAll: 'Play all',
     shuffle: 'Shuffle',
+    playFailed: 'Could not play the list: {reason}',
     empty: 'This playlist has no songs.',
     emptyLiked: 'No liked songs yet. Press ♡ on any song, or Like in its menu, and it will be here.',
     filter: 'Search in this playlist',
@@ -22,6 +23,7 @@ export default {
   'zh-CN': {
     playAll: '播放全部',
     shuffle: '随机播放',
+    playFailed: '无法播放这个列表：{reason}',
     empty: '这个歌单里还没有歌曲。',
     emptyLiked: '还没有喜欢的歌曲。点任意歌曲旁的 ♡，或在它的菜单里选“喜欢”，它就会出现在这里。',
     filter: '在歌单内搜索',

@@ -37,6 +37,7 @@ export default {
     phoneHide: 'Hide',
     phoneCopy: 'Copy',
     phoneCopied: 'Copied.',
+    phoneCopyFailed: 'Could not copy: {reason}',
     phoneKept: {
       encrypted: 'Kept encrypted on this computer; it stays the same.',
       insecure: 'Kept with weak protection (no keyring); it stays the same.',
@@ -111,6 +112,7 @@ export default {
     phoneHide: '隐藏',
     phoneCopy: '复制',
     phoneCopied: '已复制。',
+    phoneCopyFailed: '无法复制：{reason}',
     phoneKept: {
       encrypted: '已加密保存在这台电脑上，不会改变。',
       insecure: '以较弱的保护方式保存（没有密钥环），不会改变。',

@@ -19,8 +19,9 @@ export const URL_MAX_AGE_MS = 4 * 60_000
 export type SkipCause = 'unplayable' | 'no-url' | 'load-failed' | 'error'
 export type PlayerNotice =
   | { type: 'skipped'; song: string; reason?: string; cause: SkipCause }
-  | { type: 'stopped'; message: string }
-  | { type: 'failed'; message: string }
+  /** `error`, when there is one, is what the notice describes in the user's language (`errorText`). */
+  | { type: 'stopped'; message: string; error?: CadenceError }
+  | { type: 'failed'; message: string; error?: CadenceError }
 export type PlayerStatus = 'idle' | 'loading' | 'ready' | 'error'
 
 /**
@@ -293,7 +294,8 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
       const name = (cause as { name?: string } | null)?.name
       if (name !== 'AbortError' && name !== 'NotSupportedError') {
         wantPlaying = false
-        deps.notify({ type: 'failed', message: toCadenceError(cause).message })
+        const failure = toCadenceError(cause)
+        deps.notify({ type: 'failed', message: failure.message, error: failure })
       }
     }
   }
@@ -316,7 +318,7 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     positionMs.value = at
     error.value = failure
     status.value = 'error'
-    deps.notify({ type: 'stopped', message: failure.message })
+    deps.notify({ type: 'stopped', message: failure.message, error: failure })
   }
 
   /** The URL failed (expired: 403; or gone): resolve once more and resume where it was; skip if that fails. */

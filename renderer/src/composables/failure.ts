@@ -1,0 +1,19 @@
+import { useI18n } from 'vue-i18n'
+import { useNotificationsStore } from '@renderer/stores/notifications'
+import { toCadenceError } from './async-state'
+import { errorText } from './error-text'
+
+/**
+ * Reports a failed action as a toast: the message `key` in the user's language with `{reason}` filled
+ * by a plain sentence (`errorText`), the raw error only behind Details. Answers `undefined`, so a caller
+ * can `return fail(...)`.
+ */
+export function useFailure() {
+  const { t } = useI18n()
+  const notifications = useNotificationsStore()
+  return (key: string, cause: unknown): undefined => {
+    const { message, details } = errorText(toCadenceError(cause), t)
+    notifications.error(t(key, { reason: message }), details)
+    return undefined
+  }
+}
