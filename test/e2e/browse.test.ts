@@ -20,6 +20,8 @@ describe('Browse: Home → playlist → artist', () => {
 
   it('shows every Home section from the data source', async () => {
     const page = app.page
+    // Each test starts where it needs to be, not where the one before left the app.
+    await page.getByTestId('nav-home').click()
     const toplists = await api<P[]>(app, '/playlist/toplist?limit=6')
     await page.getByTestId('home-playlists').getByTestId('playlist-card').first().waitFor()
     await page.getByTestId('home-toplists').getByTestId('playlist-card').first().waitFor()
@@ -33,6 +35,7 @@ describe('Browse: Home → playlist → artist', () => {
 
   it('opens a playlist with its header and songs', async () => {
     const page = app.page
+    await page.getByTestId('nav-home').click()
     const first = page.getByTestId('home-playlists').getByTestId('playlist-card').first()
     const href = (await first.getAttribute('href'))!
     const id = decodeURIComponent(href.split('/').pop()!)
@@ -48,7 +51,13 @@ describe('Browse: Home → playlist → artist', () => {
 
   it('goes from a song row to its artist page', async () => {
     const page = app.page
-    const link = page.getByTestId('song-row').first().locator('.song-artists a').first()
+    await page.getByTestId('nav-home').click()
+    const link = page
+      .getByTestId('home-songs')
+      .getByTestId('song-row')
+      .first()
+      .locator('.song-artists a')
+      .first()
     const name = (await link.textContent())!
     await link.click()
     await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(name)
@@ -59,7 +68,8 @@ describe('Browse: Home → playlist → artist', () => {
 
   it('moves through a list with the keyboard and plays with Enter', async () => {
     const page = app.page
-    const rows = page.getByTestId('song-row')
+    await page.getByTestId('nav-home').click()
+    const rows = page.getByTestId('home-songs').getByTestId('song-row')
     await rows.first().focus()
     await page.keyboard.press('ArrowDown')
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-index'))).toBe('1')
@@ -70,6 +80,7 @@ describe('Browse: Home → playlist → artist', () => {
 
   it('opens the song menu and closes it with Escape', async () => {
     const page = app.page
+    await page.getByTestId('nav-home').click()
     await page.getByTestId('song-row').first().getByTestId('song-name').click({ button: 'right' })
     const menu = page.getByTestId('context-menu')
     await menu.waitFor()

@@ -58,6 +58,7 @@ describe('Browsing and collecting', () => {
 
   it('goes from a song to its album page, with the songs the data source lists', async () => {
     const page = app.page
+    await page.getByTestId('nav-home').click()
     const songs = await api<S[]>(app, '/song/recommend?limit=10')
     const index = songs.findIndex((s) => s.album)
     const album = songs[index].album!
