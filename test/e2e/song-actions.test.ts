@@ -282,4 +282,29 @@ describe('Song actions from every list', () => {
       await expect.poll(() => page.getByTestId('player-title').textContent()).toBe(name)
     }
   })
+
+  it("opens a row's album from its album cell", async () => {
+    const page = app.page
+    await go('#/')
+    const row = page.getByTestId('home-songs').getByTestId('song-row').first()
+    const cell = row.locator('.album a')
+    const album = (await cell.textContent())!
+    await cell.click()
+    await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(album)
+    expect(await page.getByTestId('playlist-type').textContent()).toBe('Album')
+  })
+
+  it('says what to do when Play is pressed with nothing in the queue', async () => {
+    const page = app.page
+    await page.evaluate(() => {
+      const pinia = (
+        document.querySelector('#app') as unknown as {
+          __vue_app__: { config: { globalProperties: { $pinia: { _s: Map<string, { clear(): void }> } } } }
+        }
+      ).__vue_app__.config.globalProperties.$pinia
+      pinia._s.get('player')!.clear()
+    })
+    await page.getByTestId('player-toggle').click()
+    await expect.poll(() => page.getByTestId('player-notice').textContent()).toContain('Nothing to play yet')
+  })
 })

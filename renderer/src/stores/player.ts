@@ -165,6 +165,11 @@ export const usePlayerStore = defineStore('player', () => {
     return engine.play()
   }
   function toggle() {
+    if (!q.currentEntry) {
+      // Play with an empty queue: say what to do rather than nothing at all.
+      notify({ type: 'empty' })
+      return
+    }
     return engine.wantsToPlay() || playing.value ? engine.pause() : play()
   }
   function stop() {

@@ -4,6 +4,7 @@ import { useI18n } from 'vue-i18n'
 import { useRouter } from 'vue-router'
 import type { Id } from '@shared/api/models'
 import { useArtistStore } from '@renderer/stores/artist'
+import { albumRoute } from '@renderer/composables/album-link'
 
 /**
  * Everything a song row says, translated once per list (and again when the language changes) instead
@@ -23,6 +24,8 @@ export interface SongRowText {
    * when the data source has no artist pages.
    */
   artistHref: (id: Id) => string | undefined
+  /** The link to an album's page (its id, name and first artist, as "Go to album" opens it). */
+  albumHref: (album: { id: Id; name: string }, artist?: string) => string
 }
 
 /** Where a message's `{name}` goes; no translation contains this character. */
@@ -53,6 +56,7 @@ export function useSongRowText(): ComputedRef<SongRowText> {
         pagesMissing
           ? undefined
           : router.options.history.createHref(`/artist/${encodeURIComponent(String(id))}`),
+      albumHref: (album, artist) => router.resolve(albumRoute(album, artist)).href,
     }
   })
 }

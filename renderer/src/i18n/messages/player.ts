@@ -26,6 +26,7 @@ export default {
       skipped: 'Skipped “{name}”: {reason}',
       stopped: 'Playback stopped: {message}',
       failed: '{message}',
+      empty: 'Nothing to play yet: double-click a song, or press Play all on a list.',
     },
     reason: {
       unplayable: 'this song is not available',
@@ -71,6 +72,7 @@ export default {
       skipped: '已跳过“{name}”：{reason}',
       stopped: '播放已停止：{message}',
       failed: '{message}',
+      empty: '还没有可播放的歌曲：双击一首歌，或在列表上点“播放全部”。',
     },
     reason: {
       unplayable: '这首歌暂不可用',

@@ -37,6 +37,7 @@ export default {
     phoneHide: 'Hide',
     phoneCopy: 'Copy',
     phoneCopied: 'Copied.',
+    key: { Space: 'Space', Enter: 'Enter', Esc: 'Esc', Home: 'Home', End: 'End' },
     phoneCopyFailed: 'Could not copy: {reason}',
     phoneKept: {
       encrypted: 'Kept encrypted on this computer; it stays the same.',
@@ -112,6 +113,7 @@ export default {
     phoneHide: '隐藏',
     phoneCopy: '复制',
     phoneCopied: '已复制。',
+    key: { Space: '空格键', Enter: '回车键', Esc: 'Esc 键', Home: 'Home 键', End: 'End 键' },
     phoneCopyFailed: '无法复制：{reason}',
     phoneKept: {
       encrypted: '已加密保存在这台电脑上，不会改变。',

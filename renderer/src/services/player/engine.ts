@@ -22,6 +22,8 @@ export type PlayerNotice =
   /** `error`, when there is one, is what the notice describes in the user's language (`errorText`). */
   | { type: 'stopped'; message: string; error?: CadenceError }
   | { type: 'failed'; message: string; error?: CadenceError }
+  /** Play was pressed with nothing in the queue. */
+  | { type: 'empty' }
 export type PlayerStatus = 'idle' | 'loading' | 'ready' | 'error'
 
 /**
