@@ -211,6 +211,9 @@ describe('Browsing and collecting', () => {
 
     await page.getByTestId('collection-import-file').setInputFiles(path)
     await expect.poll(() => sidebarItems().count()).toBe(playlists + 1)
+    // The copy is told apart from the playlist it was exported from.
+    expect(await sidebarItems().allTextContents()).toContain('Export me (2)')
+    await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe('Export me (2)')
     await expect.poll(names).toEqual(before)
     const stored = app.store.snapshot()['collection:builtin'] as Array<{ id: string; name: string }>
     const original = stored.find((p) => p.name === 'Export me')!

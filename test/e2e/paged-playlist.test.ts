@@ -174,6 +174,9 @@ describe('A long playlist, a page at a time', () => {
       .allInnerTexts()
     expect(names).toEqual(expected.rows.slice(0, names.length).map((r) => r.name || 'Untitled'))
     expect(names).toContain(deep.name)
+    expect(await page.getByTestId('playlist-match-count').textContent()).toMatch(
+      new RegExp(`^${expected.total} of 10000 songs match`),
+    )
 
     const match = page.locator('main [data-testid="song-row"]:not([aria-disabled])').first()
     const name = await match.getByTestId('song-name').innerText()

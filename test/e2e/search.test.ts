@@ -102,4 +102,16 @@ describe('Search typed at once', () => {
     await page.keyboard.type(' x', { delay: 5 })
     expect(await input.inputValue()).toBe('night x')
   })
+
+  it('shows more than the first 20 songs when asked for more', async () => {
+    const page = app.page
+    await page.evaluate(() => {
+      window.location.hash = '#/search?q=ing'
+    })
+    const rows = page.getByTestId('search-songs').getByTestId('song-row')
+    await expect.poll(() => rows.count()).toBe(20)
+    await page.getByTestId('search-more').click()
+    await expect.poll(() => rows.count()).toBeGreaterThan(20)
+    expect(await page.getByTestId('search-more').count()).toBe(0)
+  })
 })

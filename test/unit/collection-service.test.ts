@@ -135,7 +135,9 @@ describe('collection service', () => {
     const json = t.service.export('p1', 'json')
     const back = await t.service.import(json.text)
     expect(t.service.get(back.id).songs).toEqual(t.service.get('p1').songs)
-    expect(back.name).toBe('Night / Day')
+    // The original is still there: the copy is told apart from it, as a file manager names a copy.
+    expect(back.name).toBe('Night / Day (2)')
+    expect((await t.service.import(json.text)).name).toBe('Night / Day (3)')
   })
 
   it('imports M3U8 by looking each song up, keeping no media URL, and the file line when it cannot', async () => {

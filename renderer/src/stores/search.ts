@@ -21,6 +21,10 @@ function readRecent(): string[] {
   }
 }
 
+/** Results of each kind a search asks for at first, and at most ("More results"). */
+const SEARCH_FIRST = 20
+const SEARCH_MOST = 100
+
 /**
  * Search: the newest query always wins. Each search takes a generation number and an answer is kept only
  * if no newer search started since (main also cancels the older request). Recent searches are kept in
@@ -35,6 +39,12 @@ export const useSearchStore = defineStore('search', () => {
   /** Bumped to ask the search field to take focus (Ctrl/Cmd+F, `/`). */
   const focusRequest = ref(0)
   let generation = 0
+  /** How many of each kind the search asks for: 20 first, more when the user asks for more. */
+  const limit = ref(SEARCH_FIRST)
+  /** The data source may have more songs than shown (it sent as many as were asked for). */
+  const moreSongs = computed(
+    () => !!result.value && result.value.songs.length >= limit.value && limit.value < SEARCH_MOST,
+  )
   /**
    * What was typed after `/` before the search field was there (its view's code still loading), and until
    * when keys are kept for it: the field takes the text when it mounts, which ends the window.
@@ -64,7 +74,8 @@ export const useSearchStore = defineStore('search', () => {
     }
   }
 
-  async function search(text: string) {
+  async function search(text: string, wanted = SEARCH_FIRST) {
+    limit.value = wanted
     // Longer words (a long album name from "Go to album") are cut where the data source's cap is.
     const words = text.trim().slice(0, SEARCH_KEYWORDS_MAX).trim()
     query.value = text
@@ -78,7 +89,7 @@ export const useSearchStore = defineStore('search', () => {
     status.value = 'loading'
     error.value = undefined
     try {
-      const answer = await invoke('catalog:search', { keywords: words, limit: 20 })
+      const answer = await invoke('catalog:search', { keywords: words, limit: limit.value })
       if (mine !== generation) return
       result.value = answer
       status.value = 'ready'
@@ -102,6 +113,9 @@ export const useSearchStore = defineStore('search', () => {
     empty,
     search,
     clearRecent,
+    moreSongs,
+    /** Asks for up to 100 of each kind (the API's cap), keeping what is shown until they arrive. */
+    more: () => search(query.value, SEARCH_MOST),
     /** Forgets the results (another data source is active); the words stay in the field and recents. */
     clearResult() {
       generation++

@@ -206,7 +206,7 @@ export function createCollectionService(deps: CollectionDeps) {
       }
       const name =
         parsed.name?.trim() || fileName?.replace(/\.(m3u8?|json)$/i, '').trim() || 'Imported playlist'
-      return summary(create(name, songs))
+      return summary(create(unusedName(name.slice(0, 90), read()), songs))
     },
     /** A data source was removed: its playlists go with it. */
     forget(sourceId: string) {
@@ -243,6 +243,19 @@ function summary(p: CollectionPlaylist): CollectionSummary {
   const { songs: _songs, ...rest } = p
   void _songs
   return rest
+}
+
+/**
+ * An imported playlist's name, told apart from the user's playlists of the same name: "Evening" becomes
+ * "Evening (2)" (then 3, …) when "Evening" is taken, as a file manager names a copy.
+ */
+export function unusedName(name: string, playlists: ReadonlyArray<{ name: string }>): string {
+  const taken = new Set(playlists.map((p) => p.name.trim().toLowerCase()))
+  if (!taken.has(name.trim().toLowerCase())) return name
+  for (let n = 2; ; n++) {
+    const candidate = `${name} (${n})`
+    if (!taken.has(candidate.toLowerCase())) return candidate
+  }
 }
 
 /** A file name from a playlist's name: no path separators or characters Windows refuses. */

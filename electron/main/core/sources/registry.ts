@@ -59,7 +59,8 @@ export async function probeSource(url: string, deps: { fetch?: typeof fetch; tim
     if (first instanceof DataSourceError && (first.kind === 'network' || first.kind === 'timeout')) {
       throw new CadenceError({
         kind: 'unavailable',
-        message: `Cannot reach ${url}: check the address and that the server is running (${first.message})`,
+        // The client's own message says the same thing with this address again: not repeated here.
+        message: `Cannot reach ${url}: check the address and that the server is running`,
       })
     }
     try {

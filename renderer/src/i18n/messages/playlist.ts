@@ -18,6 +18,7 @@ export default {
     },
     noMatches: 'No song in this playlist matches “{query}”.',
     searching: 'Searching…',
+    matches: '{n} of {total} songs matches | {n} of {total} songs match',
     type: { normal: 'Playlist', album: 'Album', dj: 'Radio', artist: 'Artist' },
   },
   'zh-CN': {
@@ -39,6 +40,7 @@ export default {
     },
     noMatches: '歌单里没有符合“{query}”的歌曲。',
     searching: '正在搜索…',
+    matches: '{total} 首中有 {n} 首符合',
     type: { normal: '歌单', album: '专辑', dj: '电台', artist: '歌手' },
   },
 }

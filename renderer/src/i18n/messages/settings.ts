@@ -37,6 +37,8 @@ export default {
     phoneHide: 'Hide',
     phoneCopy: 'Copy',
     phoneCopied: 'Copied.',
+    checkingSource: 'Checking…',
+    sourceUnreachable: 'Cannot reach that address. Check it, and that the server is running.',
     key: { Space: 'Space', Enter: 'Enter', Esc: 'Esc', Home: 'Home', End: 'End' },
     phoneCopyFailed: 'Could not copy: {reason}',
     phoneKept: {
@@ -113,6 +115,8 @@ export default {
     phoneHide: '隐藏',
     phoneCopy: '复制',
     phoneCopied: '已复制。',
+    checkingSource: '正在检查…',
+    sourceUnreachable: '无法连接这个地址。请检查地址，并确认服务器正在运行。',
     key: { Space: '空格键', Enter: '回车键', Esc: 'Esc 键', Home: 'Home 键', End: 'End 键' },
     phoneCopyFailed: '无法复制：{reason}',
     phoneKept: {
