@@ -28,6 +28,7 @@ describe('Playback', () => {
 
   it('plays a playlist from a song row', async () => {
     const { page } = app
+    await page.getByTestId('nav-home').click()
     await page.getByTestId('playlist-card').first().click()
     await page.getByTestId('playlist-name').waitFor()
     const rows = page.locator('main [data-testid="song-row"]:not([aria-disabled])')
@@ -54,6 +55,9 @@ describe('Playback', () => {
 
   it('goes to the next song, seeks, restarts on previous after 3 s, and goes back before that', async () => {
     const { page } = app
+    // Each test sets up what it plays (none relies on the one before).
+    await playSongs(page, songs)
+    await waitForClock(page, 0.3)
     await page.getByTestId('player-next').click()
     await page.getByTestId('player-title').getByText(songs[1].name, { exact: true }).waitFor()
     await waitForClock(page, 0.2)
@@ -76,6 +80,8 @@ describe('Playback', () => {
 
   it('answers Space and the arrow keys outside text fields', async () => {
     const { page } = app
+    await playSongs(page, songs)
+    await waitForClock(page, 0.3)
     // Nothing focused: the keys belong to the app, not to a control.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
     await page.keyboard.press('Space')
@@ -126,6 +132,8 @@ describe('Playback', () => {
 
   it('shows the queue panel and plays from it', async () => {
     const { page } = app
+    await playSongs(page, songs)
+    await waitForClock(page, 0.2)
     await page.getByTestId('player-queue').click()
     const items = page.getByTestId('queue-item')
     await items.first().waitFor()
@@ -141,6 +149,14 @@ describe('Playback', () => {
 
   it('restores the queue and position after a reload, paused', async () => {
     const { page } = app
+    // A queue of its own: the third song playing, in an order the queue panel changed.
+    await playSongs(
+      page,
+      [0, 1, 3, 2].map((i) => songs[i]),
+      3,
+    )
+    await page.getByTestId('player-title').getByText(songs[2].name, { exact: true }).waitFor()
+    await waitForClock(page, 0.2)
     await seekWithSlider(page, 12_000)
     await waitForClock(page, 12)
     await page.getByTestId('player-toggle').click()

@@ -41,6 +41,7 @@ export const useSearchStore = defineStore('search', () => {
   let generation = 0
   /** How many of each kind the search asks for: 20 first, more when the user asks for more. */
   const limit = ref(SEARCH_FIRST)
+  let lastWords = ''
   /** The data source may have more songs than shown (it sent as many as were asked for). */
   const moreSongs = computed(
     () => !!result.value && result.value.songs.length >= limit.value && limit.value < SEARCH_MOST,
@@ -74,10 +75,12 @@ export const useSearchStore = defineStore('search', () => {
     }
   }
 
-  async function search(text: string, wanted = SEARCH_FIRST) {
-    limit.value = wanted
+  /** `wanted` results of each kind; by default 20 for new words, and as many as before for the same. */
+  async function search(text: string, wanted?: number) {
     // Longer words (a long album name from "Go to album") are cut where the data source's cap is.
     const words = text.trim().slice(0, SEARCH_KEYWORDS_MAX).trim()
+    limit.value = wanted ?? (words === lastWords ? limit.value : SEARCH_FIRST)
+    lastWords = words
     query.value = text
     const mine = ++generation
     if (!words) {
