@@ -20,7 +20,11 @@ type Translate = (key: string) => string
  */
 export function errorText(error: CadenceError | undefined, t: Translate): ErrorText {
   if (!error) return { message: t('common.errorGeneric'), details: [] }
-  if (error.kind === 'unauthorized') return { message: t('auth.signedOutLogInAgain'), details: [] }
+  if (error.kind === 'unauthorized') {
+    // Refused a song while signed out: some servers play only for signed-in users (main says so).
+    const playing = error.endpoint === '/song/detail'
+    return { message: t(playing ? 'player.signInToPlay' : 'auth.signedOutLogInAgain'), details: [] }
+  }
   const message = (() => {
     switch (error.kind) {
       case 'network':
