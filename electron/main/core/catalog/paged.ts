@@ -2,7 +2,7 @@ import { songSchema } from '@shared/api/models'
 import type { Id, Song } from '@shared/api/models'
 import type { PlaylistHead, PlaylistRows, PlaylistSort } from '@shared/ipc/contract'
 import type { ApiClient, PlaylistWithRawSongs } from '../api/client'
-import type { ActiveCall } from './handlers'
+import type { ActiveCall } from '../sources/active'
 
 /**
  * The paged catalogue: main keeps a playlist's whole song list and the renderer asks for ranges of rows.
