@@ -6,7 +6,7 @@ import { parseFile } from 'music-metadata'
 import type { DB } from '../db/open'
 import { transaction } from '../db/open'
 import { SearchIndexer } from '../db/search-index'
-import { formatLrcTime } from '../../shared/lyrics/lrc'
+import { formatLrcTime } from '@shared/lyrics'
 
 export interface ImportReport {
   added: number
