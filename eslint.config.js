@@ -26,6 +26,7 @@ const ZOD_FREE_SHARED = [
   'shared/errors.ts',
   'shared/settings.ts',
   'shared/settings-choices.ts',
+  'shared/api/artist-names.ts',
 ]
 
 /**
@@ -45,6 +46,21 @@ const noServer = {
   group: ['@server', '@server/*', '**/server', '**/server/**'],
   message: 'Only the data source imports server/ (main starts it as a separate process).',
 }
+/** The renderer's own bans: no electron, no zod, the schema-building shared modules for types only. */
+const rendererPaths = [
+  noElectron,
+  noZod,
+  ...['@shared/api/models', '@shared/settings-schema', '@shared/ipc/schemas'].map((name) => ({
+    name,
+    allowTypeImports: true,
+    message: 'This module builds zod schemas: the renderer imports only its types.',
+  })),
+]
+/** `from` (a folder of renderer/src) may not import the folders `above` it. */
+const rendererLayer = (from, above) => ({
+  group: above.flatMap((folder) => [`@renderer/${folder}/*`, `**/${folder}/*`]),
+  message: `renderer/src/${from}/ may not import ${above.join(', ')}: imports run views/components → composables → stores → services.`,
+})
 const sharedThroughItsFace = [
   {
     group: ['**/shared', '**/shared/**'],
@@ -230,19 +246,38 @@ export default tseslint.config(
     // checks the built bundle for zod too).
     files: ['renderer/**/*.ts', 'renderer/**/*.vue'],
     rules: {
+      'no-restricted-imports': ['error', { paths: rendererPaths, patterns: [noMainProcess, noServer] }],
+    },
+  },
+  {
+    // Inside the renderer, imports run one way: views and components → composables → stores → services.
+    files: ['renderer/src/stores/**/*.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            noElectron,
-            noZod,
-            ...['@shared/api/models', '@shared/settings-schema', '@shared/ipc/schemas'].map((name) => ({
-              name,
-              allowTypeImports: true,
-              message: 'This module builds zod schemas: the renderer imports only its types.',
-            })),
+          paths: rendererPaths,
+          patterns: [
+            noMainProcess,
+            noServer,
+            rendererLayer('stores', ['composables', 'components', 'views']),
           ],
-          patterns: [noMainProcess, noServer],
+        },
+      ],
+    },
+  },
+  {
+    files: ['renderer/src/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: rendererPaths,
+          patterns: [
+            noMainProcess,
+            noServer,
+            rendererLayer('services', ['stores', 'composables', 'components', 'views']),
+          ],
         },
       ],
     },

@@ -4,7 +4,7 @@ import type { Song } from '@shared/api/models'
 import type { CollectionFormat } from '@shared/ipc/contract'
 import { useCollectionStore } from '@renderer/stores/collection'
 import { useNotificationsStore } from '@renderer/stores/notifications'
-import { toCadenceError } from '@renderer/composables/async-state'
+import { toCadenceError } from '@renderer/services/cadence-error'
 
 /** The route of one of the user's playlists. */
 export const collectionRoute = (id: string) => ({ name: 'collection', params: { id } })

@@ -3,7 +3,7 @@ import { ref } from 'vue'
 import type { Album, Id, Playlist, SearchResult, Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
 import { invoke } from '@renderer/services/cadence'
-import { useAsyncState } from '@renderer/composables/async-state'
+import { useAsyncState } from '@renderer/stores/async-state'
 
 /** What an album link carries: the id the data source gave, and the name and artist to search by. */
 export interface AlbumQuery {

@@ -1,3 +1,4 @@
+import { artistNames } from '@shared/api/artist-names'
 import { songSchema } from '@shared/api/models'
 import type { Id, Song } from '@shared/api/models'
 import type { PlaylistHead, PlaylistRows, PlaylistSort } from '@shared/ipc/contract'
@@ -101,7 +102,7 @@ function matches(song: Song, terms: string[]): boolean {
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true })
 const sortKeys: Record<PlaylistSort['by'], (song: Song) => string | number> = {
   title: (song) => song.name,
-  artist: (song) => song.artists.map((a) => a.name).join(', '),
+  artist: (song) => artistNames(song),
   album: (song) => song.album?.name ?? '',
   duration: (song) => song.duration ?? Number.POSITIVE_INFINITY,
 }
