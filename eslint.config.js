@@ -25,6 +25,52 @@ const ZOD_FREE_SHARED = [
   'shared/ipc/bridge.ts',
   'shared/errors.ts',
   'shared/settings.ts',
+  'shared/settings-choices.ts',
+  'shared/api/artist-names.ts',
+]
+
+/**
+ * Which process may import which (docs/architecture.md, "Boundaries"). Each process folder reaches
+ * another only through `shared/`; the data source (server/) uses `shared/` through the `@shared` alias and
+ * a module's face (`@shared/lyrics`, never `@shared/lyrics/lrc` or a relative `../shared/` path).
+ */
+const noMainProcess = {
+  group: ['@main', '@main/*', '**/electron/main', '**/electron/main/**'],
+  message: 'Only main imports electron/main: other processes reach it over IPC (shared/ipc/contract.ts).',
+}
+const noRenderer = {
+  group: ['@renderer', '@renderer/*', '**/renderer/src', '**/renderer/src/**'],
+  message: 'Only the renderer imports renderer/.',
+}
+const noServer = {
+  group: ['@server', '@server/*', '**/server', '**/server/**'],
+  message: 'Only the data source imports server/ (main starts it as a separate process).',
+}
+/** The renderer's own bans: no electron, no zod, the schema-building shared modules for types only. */
+const rendererPaths = [
+  noElectron,
+  noZod,
+  ...['@shared/api/models', '@shared/settings-schema', '@shared/ipc/schemas'].map((name) => ({
+    name,
+    allowTypeImports: true,
+    message: 'This module builds zod schemas: the renderer imports only its types.',
+  })),
+]
+/** `from` (a folder of renderer/src) may not import the folders `above` it. */
+const rendererLayer = (from, above) => ({
+  group: above.flatMap((folder) => [`@renderer/${folder}/*`, `**/${folder}/*`]),
+  message: `renderer/src/${from}/ may not import ${above.join(', ')}: imports run views/components → composables → stores → services.`,
+})
+const sharedThroughItsFace = [
+  {
+    group: ['**/shared', '**/shared/**'],
+    message:
+      'The data source uses shared/ through the @shared alias (e.g. @shared/errors), not a relative path.',
+  },
+  {
+    group: ['@shared/lyrics/*'],
+    message: 'shared/lyrics has one face: import from @shared/lyrics (index.ts).',
+  },
 ]
 const nodeModules = [
   { group: ['node:*'], message: 'shared/ must not import Node modules.' },
@@ -72,6 +118,11 @@ export default tseslint.config(
     },
   },
   {
+    // Main reaches the data source only as a process (sources/supervisor.ts), never by import.
+    files: ['electron/main/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noServer, noRenderer] }] },
+  },
+  {
     files: GLUE,
     rules: {
       'no-restricted-imports': [
@@ -83,6 +134,8 @@ export default tseslint.config(
               message:
                 'The glue uses the core through its one face: import from electron/main/core (index.ts).',
             },
+            noServer,
+            noRenderer,
           ],
         },
       ],
@@ -97,7 +150,7 @@ export default tseslint.config(
         'error',
         {
           paths: [noElectron],
-          patterns: nodeModules,
+          patterns: [...nodeModules, noMainProcess, noRenderer],
         },
       ],
       'no-restricted-globals': [
@@ -119,7 +172,12 @@ export default tseslint.config(
   },
   {
     files: ZOD_FREE_SHARED,
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noZod], patterns: nodeModules }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noElectron, noZod], patterns: [...nodeModules, noMainProcess, noRenderer] },
+      ],
+    },
   },
   {
     // The demo catalogue is a leaf: only the server's start-up uses it, through server/demo/index.ts.
@@ -136,6 +194,9 @@ export default tseslint.config(
               message:
                 'server/demo/ is a leaf: only server/index.ts imports it. Shared helpers go elsewhere.',
             },
+            noMainProcess,
+            noRenderer,
+            ...sharedThroughItsFace,
           ],
         },
       ],
@@ -150,30 +211,72 @@ export default tseslint.config(
           paths: [noElectron],
           patterns: [
             { group: ['./demo/*'], message: 'Import the demo through its one face, ./demo (index.ts).' },
+            noMainProcess,
+            noRenderer,
+            ...sharedThroughItsFace,
           ],
         },
       ],
     },
   },
   {
+    // The demo catalogue: like the rest of server/, no electron, no other process, shared/ by its face.
+    files: ['server/demo/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noElectron], patterns: [noMainProcess, noRenderer, ...sharedThroughItsFace] },
+      ],
+    },
+  },
+  {
+    // The preload's one file is glue (it imports electron); anything beside it is not.
     files: ['electron/preload/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noZod] }] },
+    ignores: ['electron/preload/index.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron, noZod], patterns: [noServer, noRenderer] }],
+    },
+  },
+  {
+    files: ['electron/preload/index.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noZod], patterns: [noServer, noRenderer] }] },
   },
   {
     // The renderer uses the shared modules with schemas for their types only (test/e2e/bundle.test.ts
     // checks the built bundle for zod too).
     files: ['renderer/**/*.ts', 'renderer/**/*.vue'],
     rules: {
+      'no-restricted-imports': ['error', { paths: rendererPaths, patterns: [noMainProcess, noServer] }],
+    },
+  },
+  {
+    // Inside the renderer, imports run one way: views and components → composables → stores → services.
+    files: ['renderer/src/stores/**/*.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            noZod,
-            ...['@shared/api/models', '@shared/settings-schema', '@shared/ipc/schemas'].map((name) => ({
-              name,
-              allowTypeImports: true,
-              message: 'This module builds zod schemas: the renderer imports only its types.',
-            })),
+          paths: rendererPaths,
+          patterns: [
+            noMainProcess,
+            noServer,
+            rendererLayer('stores', ['composables', 'components', 'views']),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['renderer/src/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: rendererPaths,
+          patterns: [
+            noMainProcess,
+            noServer,
+            rendererLayer('services', ['stores', 'composables', 'components', 'views']),
           ],
         },
       ],

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import type { DB } from './db/open'
+import type { DB } from './db/sqlite'
 
 export const QR_KEY_TTL_MS = 5 * 60 * 1000
 /** Pending keys in all; past it, new keys are refused (never someone else's evicted). */

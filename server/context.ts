@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import type { DB } from './db/open'
+import type { DB } from './db/sqlite'
 import type { Catalog } from './catalog'
 import type { Credentials, QrKeys, UserRow } from './auth'
 import type { AudioStore } from './audio/store'

@@ -1,5 +1,5 @@
 import { hashString } from './audio/prng'
-import { statement, type DB } from './db/open'
+import { statement, type DB } from './db/sqlite'
 
 const escapeXml = (s: string) =>
   s.replace(

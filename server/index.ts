@@ -1,10 +1,11 @@
 import { hostname } from 'node:os'
-import { getMeta, openDatabase, loadSecret } from './db/open'
+import { getMeta } from './db/meta'
+import { openDatabase } from './db/open'
 import { ensureOwner } from './db/users'
-import { Catalog } from './catalog'
+import { createCatalog } from './catalog'
 import { Credentials, MAX_TOKEN_LENGTH, QrKeys } from './auth'
 import { AudioStore } from './audio/store'
-import { MediaSigner } from './signing'
+import { MediaSigner, loadSecret } from './signing'
 import { generateDemo } from './demo'
 import { importLibrary } from './library/import'
 import { buildApp } from './app'
@@ -102,7 +103,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
     const publicUrl = opts.publicUrl?.replace(/\/+$/, '')
     const ctx: Ctx = {
       db,
-      catalog: new Catalog(db),
+      catalog: createCatalog(db),
       credentials,
       qr,
       audio: new AudioStore(db, opts.dataDir, opts.audioCacheBytes),

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto'
-import type { DB } from './db/open'
-import { getMeta, setMeta } from './db/open'
+import { getMeta, setMeta } from './db/meta'
+import type { DB } from './db/sqlite'
 
 /**
  * Proof of being the owner, asked for on the phone page before a sign-in is confirmed: the owner passphrase

@@ -1,4 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 /** Signed media URLs: HMAC-SHA256 over song id, bitrate and expiry with the data dir's secret. */
 export class MediaSigner {
@@ -28,4 +30,16 @@ export class MediaSigner {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid'
     return Number(exp) * 1000 <= Date.now() ? 'expired' : 'ok'
   }
+}
+
+/** A per-data-dir secret used to sign media URLs. Created once, kept in the data dir with mode 0600. */
+export function loadSecret(dataDir: string): Buffer {
+  const file = join(dataDir, 'secret.key')
+  if (existsSync(file)) {
+    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url')
+    if (key.length >= 32) return key
+  }
+  const key = randomBytes(32)
+  writeFileSync(file, key.toString('base64url') + '\n', { mode: 0o600 })
+  return key
 }

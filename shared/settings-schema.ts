@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { LANGUAGES, QUALITIES, SETTINGS_VERSION, THEMES } from './settings'
+import { LANGUAGES, QUALITIES, SETTINGS_VERSION, THEMES } from './settings-choices'
 
 /** The settings' zod schemas: main only (it validates what it loads and every patch). */
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { SETTINGS_VERSION } from './settings-choices'
 import type { settingsPatchSchema, settingsSchema } from './settings-schema'
 
 /**
@@ -7,14 +8,8 @@ import type { settingsPatchSchema, settingsSchema } from './settings-schema'
  * zod; main's schemas are in `./settings-schema`.
  */
 
-export const SETTINGS_VERSION = 1
-
-export const QUALITIES = ['standard', 'higher', 'exhigh', 'lossless'] as const
-export type Quality = (typeof QUALITIES)[number]
-export const THEMES = ['system', 'light', 'dark'] as const
-export type Theme = (typeof THEMES)[number]
-export const LANGUAGES = ['en', 'zh-CN'] as const
-export type Language = (typeof LANGUAGES)[number]
+export { LANGUAGES, QUALITIES, SETTINGS_VERSION, THEMES } from './settings-choices'
+export type { Language, Quality, Theme } from './settings-choices'
 
 export type Settings = z.infer<typeof settingsSchema>
 

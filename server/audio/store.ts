@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import type { DB } from '../db/open'
+import type { DB } from '../db/sqlite'
 import { DEMO_FORMATS } from './formats'
 import { synthesizeWav, type SongSound } from './synth'
 

@@ -1,4 +1,4 @@
-import { transaction } from '../db/open'
+import { transaction } from '../db/sqlite'
 import { likedPlaylistId } from '../db/users'
 import { notFound } from '../envelope'
 import type { UserRow } from '../auth'

@@ -1,5 +1,5 @@
-import { statement } from '../db/open'
-import type { DB, Statement } from '../db/open'
+import { statement } from '../db/sqlite'
+import type { DB, Statement } from '../db/sqlite'
 
 const CACHE_MS = 30_000
 
@@ -15,7 +15,7 @@ export class CatalogStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A statement answering rows as objects, compiled on first use (`statement` in db/open.ts). */
+  /** A statement answering rows as objects, compiled on first use (`statement` in db/sqlite.ts). */
   prep(sql: string): Statement {
     return statement(this.db, sql)
   }

@@ -1,26 +1,7 @@
-import type { DB } from './open'
-import { transaction } from './open'
 import { SCHEMA_V1 } from './schema'
-
-/** Character unigrams and bigrams of each word of a lower-cased key: what 1–2 character queries match. */
-export function shortGrams(key: string): string {
-  const grams = new Set<string>()
-  for (const word of key.split(/\s+/)) {
-    const chars = [...word]
-    for (let i = 0; i < chars.length; i++) {
-      grams.add(chars[i])
-      if (i + 1 < chars.length) grams.add(chars[i] + chars[i + 1])
-    }
-  }
-  return [...grams].join(' ')
-}
-
-export const SHORT_TABLES = {
-  song: 'songs_short',
-  album: 'albums_short',
-  artist: 'artists_short',
-  playlist: 'playlists_short',
-} as const
+import { SHORT_TABLES, shortGrams } from './search-index'
+import { transaction } from './sqlite'
+import type { DB } from './sqlite'
 
 function addShortGramIndex(db: DB): void {
   // Index of 1–2 character grams so short queries (夜, 星空, "ep") avoid a full scan.

@@ -1,8 +1,26 @@
-import type { Statement } from './open'
-import type { DB } from './open'
-import { SHORT_TABLES, shortGrams } from './migrations'
+import type { DB, Statement } from './sqlite'
 
 export type SearchKind = 'song' | 'artist' | 'album' | 'playlist'
+
+/** Character unigrams and bigrams of each word of a lower-cased key: what 1–2 character queries match. */
+export function shortGrams(key: string): string {
+  const grams = new Set<string>()
+  for (const word of key.split(/\s+/)) {
+    const chars = [...word]
+    for (let i = 0; i < chars.length; i++) {
+      grams.add(chars[i])
+      if (i + 1 < chars.length) grams.add(chars[i] + chars[i + 1])
+    }
+  }
+  return [...grams].join(' ')
+}
+
+export const SHORT_TABLES = {
+  song: 'songs_short',
+  album: 'albums_short',
+  artist: 'artists_short',
+  playlist: 'playlists_short',
+} as const
 
 const FTS: Record<SearchKind, string> = {
   song: 'songs_fts',

@@ -1,4 +1,4 @@
-import type { DB } from './open'
+import type { DB } from './sqlite'
 
 /** Creates a user together with the user's "Liked songs" playlist. */
 export function createUser(

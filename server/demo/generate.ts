@@ -1,5 +1,6 @@
-import type { DB } from '../db/open'
-import { getMeta, setMeta, transaction } from '../db/open'
+import { getMeta, setMeta } from '../db/meta'
+import type { DB } from '../db/sqlite'
+import { transaction } from '../db/sqlite'
 import { createUser } from '../db/users'
 import { SearchIndexer } from '../db/search-index'
 import { DEMO_BITRATES, wavSize } from '../audio/formats'

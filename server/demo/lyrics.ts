@@ -1,5 +1,5 @@
 import type { Rng } from '../audio/prng'
-import { formatLrcTime } from '../../shared/lyrics/lrc'
+import { formatLrcTime } from '@shared/lyrics'
 import {
   ADJECTIVES,
   EN_LINES,

@@ -3,10 +3,10 @@ import { createReadStream } from 'node:fs'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, extname, join, resolve, sep } from 'node:path'
 import { parseFile } from 'music-metadata'
-import type { DB } from '../db/open'
-import { transaction } from '../db/open'
+import type { DB } from '../db/sqlite'
+import { transaction } from '../db/sqlite'
 import { SearchIndexer } from '../db/search-index'
-import { formatLrcTime } from '../../shared/lyrics/lrc'
+import { formatLrcTime } from '@shared/lyrics'
 
 export interface ImportReport {
   added: number

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Ctx } from '../context'
 import { ok } from '../envelope'
-import { statement } from '../db/open'
+import { statement } from '../db/sqlite'
 
 const escapeHtml = (s: string) =>
   s.replace(

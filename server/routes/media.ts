@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { sendFailure } from '../envelope'
 import type { Ctx } from '../context'
 import { coverSvg } from '../covers'
-import { statement } from '../db/open'
+import { statement } from '../db/sqlite'
 
 type Range = { start: number; end: number } | 'none' | 'unsatisfiable'
 

@@ -279,16 +279,18 @@ export interface EventMap {
   'collection:changed': CollectionSummary[]
 }
 export type EventName = keyof EventMap
-export const EVENT_NAMES: readonly EventName[] = [
-  'auth:qr',
-  'auth:changed',
-  'player:command',
-  'sources:changed',
-  'settings:changed',
-  'lyrics:line',
-  'window:mode',
-  'collection:changed',
-]
+/** One entry per event: an event added to `EventMap` and not here (or here and not there) fails the typecheck. */
+const EVENTS = {
+  'auth:qr': true,
+  'auth:changed': true,
+  'player:command': true,
+  'sources:changed': true,
+  'settings:changed': true,
+  'lyrics:line': true,
+  'window:mode': true,
+  'collection:changed': true,
+} as const satisfies Record<EventName, true>
+export const EVENT_NAMES: readonly EventName[] = Object.keys(EVENTS) as EventName[]
 
 // ---- what crosses the wire ----
 

@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase, getMeta, type DB } from '../../server/db/open'
+import { getMeta } from '../../server/db/meta'
+import { openDatabase } from '../../server/db/open'
+import type { DB } from '../../server/db/sqlite'
 import { createUser } from '../../server/db/users'
 import {
   Credentials,

@@ -2,10 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase, type DB } from '../../server/db/open'
+import { openDatabase } from '../../server/db/open'
+import type { DB } from '../../server/db/sqlite'
 import { createUser } from '../../server/db/users'
 import { SearchIndexer } from '../../server/db/search-index'
-import { Catalog, LIKE_WEIGHT, popularity, popularitySql } from '../../server/catalog'
+import { createCatalog, LIKE_WEIGHT, popularity, popularitySql } from '../../server/catalog'
+import type { Catalog } from '../../server/catalog'
 import type { UserRow } from '../../server/auth'
 import { ApiError } from '../../server/envelope'
 
@@ -108,7 +110,7 @@ beforeEach(() => {
   db = openDatabase(dir)
   f = new Fixture(db)
   now = Date.UTC(2026, 0, 10)
-  catalog = new Catalog(db, () => now)
+  catalog = createCatalog(db, () => now)
   const user = (id: number, name: string): UserRow => ({ id, name, description: null, is_owner: 0 })
   mei = user(createUser(db, 'Mei', { owner: true }), 'Mei')
   ren = user(createUser(db, 'Ren'), 'Ren')

@@ -1,19 +1,24 @@
 import QRCode from 'qrcode'
-import { DataSourceError } from '@shared/errors'
-import type { AppInfo, DataSourceState, PlayerCommandName, PlayerState } from '@shared/ipc/contract'
-import { createApiClient } from './api/client'
+import type {
+  AppInfo,
+  AuthState,
+  DataSourceState,
+  PlayerCommandName,
+  PlayerState,
+} from '@shared/ipc/contract'
 import type { ApiClient } from './api/client'
 import { createAppHandlers } from './app/handlers'
 import { createAuthHandlers } from './auth/handlers'
 import { createAuthService } from './auth/service'
+import type { AuthService } from './auth/service'
 import { createVault } from './auth/vault'
 import { createCatalogHandlers } from './catalog/handlers'
-import type { ActiveCall } from './catalog/handlers'
 import { createCollectionHandlers } from './collection/handlers'
 import { createCollectionService } from './collection/service'
 import { createEventHub } from './events'
+import type { EventHub } from './events'
 import { createIpcRouter } from './ipc/router'
-import type { Handlers } from './ipc/router'
+import type { Handlers, IpcRouter } from './ipc/router'
 import { silentLogger } from './log'
 import type { LoggerFactory } from './log'
 import { createListen } from './listen'
@@ -23,10 +28,13 @@ import { noWindows, realTimers } from './ports'
 import type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
 import { createSettingsHandlers } from './settings/handlers'
 import { createSettingsService } from './settings/service'
+import type { SettingsService } from './settings/service'
+import { createActiveSource, createSourceClients } from './sources/active'
 import { createSourcesHandlers } from './sources/handlers'
 import { createPhoneAccess, makePhonePassphrase } from './sources/phone-access'
 import type { BuiltinSpawner } from './sources/phone-access'
 import { BUILTIN_ID, createSourceRegistry } from './sources/registry'
+import type { SourceRegistry } from './sources/registry'
 import { superviseDataSource } from './sources/supervisor'
 
 /**
@@ -82,7 +90,46 @@ export interface CoreDeps {
   listen?: ListenPorts
 }
 
-export type Core = ReturnType<typeof createCore>
+/**
+ * What `createCore` gives its builders. The glue (electron/main/index.ts) uses `router`, `events`,
+ * `settings`, `listen`, `builtin`, `playerCommand`, `beforeQuit`, `loginWindowClosed` and `dispose`; the
+ * end-to-end harness also `start` and `setBuiltin`. Only tests use `handlers`, `sources`, `auth`, `api`
+ * and `playerState`.
+ */
+export interface Core {
+  router: IpcRouter
+  /** Every channel's handler, unwrapped (tests: the router wraps these). */
+  handlers: Handlers
+  events: EventHub
+  settings: SettingsService
+  /** Tests only. */
+  sources: SourceRegistry
+  /** Tests only. */
+  auth: AuthService
+  /** The active data source's API client; throws a network error while the built-in one is not running (tests only). */
+  api: () => ApiClient
+  /** Checks the active source's login (signs in to the built-in one by itself). */
+  start: () => Promise<AuthState>
+  /** The built-in data source (re)started, is restarting, or gave up (when the glue supervises it). */
+  setBuiltin: (url: string | undefined, state: DataSourceState) => void
+  /** The built-in data source when the core supervises it (`spawnBuiltin`). */
+  builtin: { start: () => Promise<void>; stop: () => Promise<void> }
+  /** From the tray or a media key. */
+  playerCommand: (command: PlayerCommandName) => void
+  /**
+   * Before quitting: asks the renderer to save the player's session (its periodic save may be seconds
+   * old, and a save from a closing page may never arrive) and resolves once it did, or after
+   * `timeoutMs` when the page does not answer. At once when nothing is in the player.
+   */
+  beforeQuit: (timeoutMs?: number) => Promise<void>
+  /** What the renderer last reported playing (tests only; the tray gets it through `onPlayerState`). */
+  playerState: () => PlayerState | null
+  /** Desktop lyrics, mini player and track notifications (tray and shortcut toggle them). */
+  listen: ReturnType<typeof createListen>
+  /** The user closed the QR login window. */
+  loginWindowClosed: () => void
+  dispose: () => void
+}
 
 /** How long a quit waits for the renderer to save the player's session. */
 export const QUIT_SAVE_TIMEOUT_MS = 1500
@@ -90,7 +137,7 @@ export const QUIT_SAVE_TIMEOUT_MS = 1500
 const renderQrDefault = (text: string) =>
   QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
 
-export function createCore(deps: CoreDeps) {
+export function createCore(deps: CoreDeps): Core {
   const log = deps.log ?? silentLogger
   const timers = deps.timers ?? realTimers
   const events = createEventHub()
@@ -109,28 +156,18 @@ export function createCore(deps: CoreDeps) {
   })
   registry.setBuiltin(deps.builtinSourceUrl, deps.builtinSourceUrl ? 'ready' : 'starting')
 
-  // One client per data source, rebuilt when its address changes (the built-in one's port can).
-  const clients = new Map<string, { url: string; client: ApiClient }>()
-  const client = (sourceId: string): ApiClient | undefined => {
-    const source = registry.get(sourceId)
-    if (!source?.url) return undefined
-    const held = clients.get(sourceId)
-    if (held && held.url === source.url) return held.client
-    const created = createApiClient({
-      baseUrl: source.url,
-      getCredential: () => vault.get(sourceId),
-      fetch: deps.fetch,
-      timeoutMs: deps.timeoutMs,
-      log: log('api'),
-    })
-    clients.set(sourceId, { url: source.url, client: created })
-    return created
-  }
+  const clients = createSourceClients({
+    registry,
+    vault,
+    fetch: deps.fetch,
+    timeoutMs: deps.timeoutMs,
+    log: log('api'),
+  })
 
   const auth = createAuthService({
     vault,
     sources: registry,
-    client,
+    client: clients.get,
     events,
     store,
     windows: deps.windows ?? noWindows,
@@ -159,31 +196,9 @@ export function createCore(deps: CoreDeps) {
     }
   })
 
-  const call: ActiveCall = async (run) => {
-    const source = registry.active()
-    const api = client(source.id)
-    if (!api) {
-      throw new DataSourceError({
-        kind: 'network',
-        message:
-          source.builtin && source.state !== 'failed'
-            ? 'The built-in library is starting; try again in a moment'
-            : 'The data source is not available',
-      })
-    }
-    const sent = auth.callStarted(source.id)
-    try {
-      return await run(api, source.id)
-    } catch (error) {
-      // An error that may mean "logged out" is checked with /connect/status and may become `unauthorized`.
-      throw await auth.settle(source.id, error, sent)
-    }
-  }
-
   let playerState: PlayerState | null = null
   /** Set while `beforeQuit` waits for the renderer's save. */
   let sessionSaved: (() => void) | undefined
-  const emitSources = () => events.emit('sources:changed', registry.list())
 
   const collection = createCollectionService({
     store,
@@ -191,19 +206,18 @@ export function createCore(deps: CoreDeps) {
     log: log('collection'),
     activeSourceId: () => registry.active().id,
     activeSourceUrl: () => registry.active().url || undefined,
-    lookUpSong: (id) => call((api) => api.songDetail(id, auth.userId())),
+    lookUpSong: (id) => active.call((api) => api.songDetail(id, auth.userId())),
   })
 
-  const activate = (id: string) => {
-    if (registry.active().id === id) return
-    auth.cancelQr()
-    registry.setActive(id)
-    for (const { client } of clients.values()) client.clearCache()
-    emitSources()
-    collection.announce()
-    events.emit('auth:changed', auth.state(id))
-    void auth.check(id)
-  }
+  const active = createActiveSource({
+    registry,
+    clients,
+    auth,
+    collection,
+    events,
+    forgetSession: (id) => store.delete(sessionKey(id)),
+  })
+  const { call, emitSources } = active
 
   const listen = createListen({
     ports: deps.listen ?? {},
@@ -239,21 +253,8 @@ export function createCore(deps: CoreDeps) {
         emitSources()
         return added
       },
-      remove: (id) => {
-        const wasActive = registry.active().id === id
-        registry.remove(id)
-        auth.forget(id)
-        clients.delete(id)
-        store.delete(sessionKey(id))
-        collection.forget(id)
-        emitSources()
-        if (wasActive) {
-          collection.announce()
-          events.emit('auth:changed', auth.state())
-          void auth.check()
-        }
-      },
-      activate,
+      remove: active.remove,
+      activate: active.activate,
       phoneAccess: () => phone.info(registry.get(BUILTIN_ID)?.state === 'ready'),
     }),
     ...createSettingsHandlers(settings),
@@ -288,30 +289,16 @@ export function createCore(deps: CoreDeps) {
     settings,
     sources: registry,
     auth,
-    /** The active data source's API client; throws a network error while the built-in one is not running. */
-    api: (): ApiClient => {
-      const api = client(registry.active().id)
-      if (!api) throw new DataSourceError({ kind: 'network', message: 'The data source is not available' })
-      return api
-    },
-    /** Checks the active source's login (signs in to the built-in one by itself). */
+    api: active.api,
     start: () => auth.check(),
-    /** The built-in data source (re)started, is restarting, or gave up (when the glue supervises it). */
     setBuiltin,
-    /** The built-in data source when the core supervises it (`spawnBuiltin`). */
     builtin: {
       start: () => supervisor?.start() ?? Promise.resolve(),
       stop: () => supervisor?.stop() ?? Promise.resolve(),
     },
-    /** From the tray or a media key. */
     playerCommand(command: PlayerCommandName) {
       events.emit('player:command', { command })
     },
-    /**
-     * Before quitting: asks the renderer to save the player's session (its periodic save may be seconds
-     * old, and a save from a closing page may never arrive) and resolves once it did, or after
-     * `timeoutMs` when the page does not answer. At once when nothing is in the player.
-     */
     beforeQuit(timeoutMs = QUIT_SAVE_TIMEOUT_MS): Promise<void> {
       if (!playerState?.song) return Promise.resolve()
       return new Promise<void>((done) => {
@@ -326,9 +313,7 @@ export function createCore(deps: CoreDeps) {
       })
     },
     playerState: () => playerState,
-    /** Desktop lyrics, mini player and track notifications (tray and shortcut toggle them). */
     listen,
-    /** The user closed the QR login window. */
     loginWindowClosed: () => auth.loginWindowClosed(),
     dispose() {
       auth.dispose()

@@ -4,7 +4,7 @@ import { invoke } from '@renderer/services/cadence'
 import { usePlayerStore } from '@renderer/stores/player'
 import { useLyricsStore } from '@renderer/stores/lyrics'
 import { useSettingsStore } from '@renderer/stores/settings'
-import { artistNames } from './current-song'
+import { artistNames } from '@shared/api/artist-names'
 
 const MAX = 500
 const clip = (text: string) => text.slice(0, MAX)

@@ -2,7 +2,7 @@ import { computed, watch } from 'vue'
 import type { ComputedRef } from 'vue'
 import { useRoute, useRouter } from 'vue-router'
 import type { Playlist } from '@shared/api/models'
-import type { AsyncStatus } from '@renderer/composables/async-state'
+import type { AsyncStatus } from '@renderer/stores/async-state'
 import { useAuthStore } from '@renderer/stores/auth'
 
 /**

@@ -1,6 +1,6 @@
 import { useI18n } from 'vue-i18n'
 import { useNotificationsStore } from '@renderer/stores/notifications'
-import { toCadenceError } from './async-state'
+import { toCadenceError } from '@renderer/services/cadence-error'
 import { errorText } from './error-text'
 
 /**

@@ -4,7 +4,7 @@ import type { Album, Id, Playlist, SearchResult, Song } from '@shared/api/models
 import type { CadenceError } from '@shared/errors'
 import type { SongRow } from '@shared/ipc/contract'
 import { invoke } from '@renderer/services/cadence'
-import { useAsyncState } from '@renderer/composables/async-state'
+import { useAsyncState } from '@renderer/stores/async-state'
 
 /** What an album link carries: the id the data source gave, and the name and artist to search by. */
 export interface AlbumQuery {

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { shallowRef } from 'vue'
 import type { Album, Playlist, SearchResult } from '@shared/api/models'
 import { invoke } from '@renderer/services/cadence'
-import { useAsyncState } from '@renderer/composables/async-state'
+import { useAsyncState } from '@renderer/stores/async-state'
 
 /** An artist's albums and where they came from: the artist detail's `meta.albums`, or a search. */
 export interface ArtistAlbums {

@@ -3,7 +3,7 @@ import { computed, ref, watch } from 'vue'
 import type { Id } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
 import { invoke } from '@renderer/services/cadence'
-import { useAsyncState } from '@renderer/composables/async-state'
+import { useAsyncState } from '@renderer/stores/async-state'
 import { useSourcesStore } from './sources'
 
 /**

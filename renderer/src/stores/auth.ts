@@ -3,7 +3,7 @@ import { computed, ref, shallowRef } from 'vue'
 import type { AuthState, QrEvent } from '@shared/ipc/contract'
 import type { CadenceError } from '@shared/errors'
 import { invoke, on } from '@renderer/services/cadence'
-import { onCaughtError, toCadenceError } from '@renderer/composables/async-state'
+import { onCaughtError, toCadenceError } from '@renderer/services/cadence-error'
 
 /**
  * Who is signed in, from main (`auth:status`, then every `auth:changed`), the QR login's live state

@@ -4,8 +4,9 @@ import type { Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
 import type { CollectionFormat, CollectionSong, CollectionSummary, SongRow } from '@shared/ipc/contract'
 import { invoke, on } from '@renderer/services/cadence'
-import type { AsyncStatus } from '@renderer/composables/async-state'
-import { toCadenceError, useAsyncState } from '@renderer/composables/async-state'
+import type { AsyncStatus } from '@renderer/stores/async-state'
+import { toCadenceError } from '@renderer/services/cadence-error'
+import { useAsyncState } from '@renderer/stores/async-state'
 
 const clip = (text: string, max = 500) => text.slice(0, max)
 

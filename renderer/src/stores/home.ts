@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { invoke } from '@renderer/services/cadence'
-import { useAsyncState } from '@renderer/composables/async-state'
+import { useAsyncState } from '@renderer/stores/async-state'
 
 /** The Home view's sections, each with its own loading, empty and error state. */
 export const useHomeStore = defineStore('home', () => {

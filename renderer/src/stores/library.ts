@@ -3,8 +3,8 @@ import { computed, ref, shallowRef } from 'vue'
 import type { Playlist } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
 import { invoke } from '@renderer/services/cadence'
-import type { AsyncStatus } from '@renderer/composables/async-state'
-import { toCadenceError } from '@renderer/composables/async-state'
+import type { AsyncStatus } from '@renderer/stores/async-state'
+import { toCadenceError } from '@renderer/services/cadence-error'
 
 export const LIBRARY_PAGE_SIZE = 30
 

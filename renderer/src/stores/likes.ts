@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { reactive, ref } from 'vue'
 import type { Id, Song } from '@shared/api/models'
 import { invoke } from '@renderer/services/cadence'
-import { toCadenceError } from '@renderer/composables/async-state'
+import { toCadenceError } from '@renderer/services/cadence-error'
 
 /**
  * Whether `song` is liked, given the user's toggles (`overrides`, keyed by id as a string). A plain

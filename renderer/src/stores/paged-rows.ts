@@ -2,7 +2,7 @@ import { shallowRef } from 'vue'
 import type { ShallowRef } from 'vue'
 import type { Song } from '@shared/api/models'
 import type { PlaylistRows } from '@shared/ipc/contract'
-import { toCadenceError } from '@renderer/composables/async-state'
+import { toCadenceError } from '@renderer/services/cadence-error'
 
 /** Rows asked of main at once while the list scrolls. */
 export const ROWS_PAGE = 200

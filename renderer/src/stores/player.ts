@@ -10,7 +10,7 @@ import { createPlayerSession } from '@renderer/services/player/session'
 import { useQueueStore } from '@renderer/stores/queue'
 import { useLikesStore } from '@renderer/stores/likes'
 import { useSettingsStore } from '@renderer/stores/settings'
-import { toCadenceError } from '@renderer/composables/async-state'
+import { toCadenceError } from '@renderer/services/cadence-error'
 
 /**
  * The player as views see it: one place for the actions (play, queue edits, seek, like) and the state to

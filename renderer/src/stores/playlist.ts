@@ -3,7 +3,7 @@ import { ref, shallowRef, watch } from 'vue'
 import type { Id, Song } from '@shared/api/models'
 import type { PlaylistSort } from '@shared/ipc/contract'
 import { invoke } from '@renderer/services/cadence'
-import { useAsyncState } from '@renderer/composables/async-state'
+import { useAsyncState } from '@renderer/stores/async-state'
 import { createPagedRows } from './paged-rows'
 
 /**

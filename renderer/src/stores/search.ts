@@ -4,8 +4,8 @@ import type { SearchResult } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
 import { SEARCH_KEYWORDS_MAX } from '@shared/ipc/contract'
 import { invoke } from '@renderer/services/cadence'
-import type { AsyncStatus } from '@renderer/composables/async-state'
-import { toCadenceError } from '@renderer/composables/async-state'
+import type { AsyncStatus } from '@renderer/stores/async-state'
+import { toCadenceError } from '@renderer/services/cadence-error'
 
 const RECENT_KEY = 'cadence.recentSearches'
 const RECENT_MAX = 10

@@ -4,8 +4,8 @@ import { DEFAULT_SETTINGS } from '@shared/settings'
 import type { Settings, SettingsPatch } from '@shared/settings'
 import type { CadenceError } from '@shared/errors'
 import { invoke, on } from '@renderer/services/cadence'
-import type { AsyncStatus } from '@renderer/composables/async-state'
-import { toCadenceError } from '@renderer/composables/async-state'
+import type { AsyncStatus } from '@renderer/stores/async-state'
+import { toCadenceError } from '@renderer/services/cadence-error'
 
 /**
  * User settings from main (`settings:get`, `settings:changed`); changes go through `settings:update`,

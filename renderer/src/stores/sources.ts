@@ -2,7 +2,8 @@ import { defineStore } from 'pinia'
 import { computed } from 'vue'
 import type { SourceList } from '@shared/ipc/contract'
 import { invoke, on } from '@renderer/services/cadence'
-import { toCadenceError, useAsyncState } from '@renderer/composables/async-state'
+import { toCadenceError } from '@renderer/services/cadence-error'
+import { useAsyncState } from '@renderer/stores/async-state'
 
 /** The data sources main knows (built-in first) and which one is active. */
 export const useSourcesStore = defineStore('sources', () => {

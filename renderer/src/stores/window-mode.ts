@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import { invoke, on } from '@renderer/services/cadence'
 import { useNotificationsStore } from './notifications'
-import { toCadenceError } from '@renderer/composables/async-state'
+import { toCadenceError } from '@renderer/services/cadence-error'
 
 /**
  * Whether the main window is the mini player. Main resizes the window (`window:set-mini`) and tells every

@@ -9,13 +9,15 @@ import type { KeyValueStore, Timers, WindowsPort } from '../ports'
 import type { SourceRegistry } from '../sources/registry'
 import { BUILTIN_ID } from '../sources/registry'
 import { signInBuiltin } from './builtin-signin'
+import { createExpiryPolicy } from './expiry'
 import { startQrFlow } from './qr-flow'
 import type { QrFlow } from './qr-flow'
 import type { Vault } from './vault'
 
 /**
  * Who is signed in to which data source. Holds the QR login flow, checks `/connect/status`, and turns
- * any `unauthorized` answer into "the login is gone": credential cleared, `auth:changed` with `expired`.
+ * any `unauthorized` answer into "the login is gone": credential cleared, `auth:changed` with `expired`
+ * (when a failed call means that is decided in expiry.ts).
  * The built-in data source is signed in by main itself (`signInBuiltin`), unless the user signed out.
  */
 
@@ -47,23 +49,12 @@ export interface AuthServiceDeps {
 
 export type AuthService = ReturnType<typeof createAuthService>
 
-/** When a call was sent, on the service's clock, and whether it carried a credential. */
-export interface CallMark {
-  at: number
-  withCredential: boolean
-}
+export type { CallMark } from './expiry'
 
 export function createAuthService(deps: AuthServiceDeps) {
   const { vault, events, log } = deps
   const states = new Map<string, SourceAuth>()
   const checks = new Map<string, Promise<AuthState>>()
-  /**
-   * A clock that orders calls and login checks: a check that started after a call was sent already answers
-   * "was that the login?" for it, so a burst of failures costs one `/connect/status` at most.
-   */
-  let clock = 0
-  const confirms = new Map<string, Promise<boolean>>()
-  const lastConfirm = new Map<string, { startedAt: number; done: Promise<boolean> }>()
   let flow: { sourceId: string; flow: QrFlow } | undefined
   let lastQr: QrEvent | null = null
 
@@ -98,6 +89,9 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   const builtinSignedOut = () => deps.store.get<boolean>(BUILTIN_SIGNED_OUT_KEY) === true
+  /** Main signs the built-in source in by itself unless turned off or the user signed out of it. */
+  const canAutoSignIn = (sourceId: string) =>
+    sourceId === BUILTIN_ID && deps.autoSignInBuiltin !== false && !builtinSignedOut()
 
   /** Stores a new credential and asks who it belongs to. */
   const adopt = async (sourceId: string, credential: string): Promise<User> => {
@@ -141,34 +135,14 @@ export function createAuthService(deps: AuthServiceDeps) {
     set(sourceId, { status: 'expired', user: null })
   }
 
-  /**
-   * Asks `/connect/status` whether the login is gone, one question per source at a time. Only a clear
-   * "signed out" counts (and expires the login); an unreachable or failing server leaves everything as is,
-   * so an outage never looks like a logout.
-   */
-  const confirmGone = (sourceId: string): Promise<boolean> => {
-    const running = confirms.get(sourceId)
-    if (running) return running
-    const done = (async () => {
-      const client = deps.client(sourceId)
-      if (!vault.has(sourceId)) return true
-      if (!client) return false
-      try {
-        await client.loginStatus()
-        return false
-      } catch (error) {
-        if (!(error instanceof DataSourceError) || error.kind !== 'unauthorized') return false
-        if (vault.has(sourceId)) expire(sourceId)
-        if (sourceId === BUILTIN_ID && deps.autoSignInBuiltin !== false && !builtinSignedOut()) {
-          void service.check(sourceId)
-        }
-        return true
-      }
-    })().finally(() => confirms.delete(sourceId))
-    confirms.set(sourceId, done)
-    lastConfirm.set(sourceId, { startedAt: ++clock, done })
-    return done
-  }
+  const expiry = createExpiryPolicy({
+    vault,
+    client: deps.client,
+    log,
+    expire,
+    check: (sourceId) => service.check(sourceId),
+    canAutoSignIn,
+  })
 
   const runCheck = async (sourceId: string): Promise<AuthState> => {
     const client = deps.client(sourceId)
@@ -176,13 +150,13 @@ export function createAuthService(deps: AuthServiceDeps) {
       set(sourceId, { status: vault.has(sourceId) ? 'unknown' : 'signed-out', user: null })
       return state(sourceId)
     }
-    const canAutoSignIn = sourceId === BUILTIN_ID && deps.autoSignInBuiltin !== false && !builtinSignedOut()
+    const autoSignInAllowed = canAutoSignIn(sourceId)
     if (!vault.has(sourceId)) {
-      if (canAutoSignIn) {
+      if (autoSignInAllowed) {
         try {
           return await autoSignIn(sourceId)
         } catch (error) {
-          log.warn('automatic sign-in to the built-in data source failed', { error: describe(error) })
+          log.warn('automatic sign-in to the built-in data source failed', { error: errorMessage(error) })
           set(sourceId, { status: 'signed-out', user: null, error: asDataSourceError(error) })
           return state(sourceId)
         }
@@ -196,11 +170,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     } catch (error) {
       if (error instanceof DataSourceError && error.kind === 'unauthorized') {
         expire(sourceId)
-        if (canAutoSignIn) {
+        if (autoSignInAllowed) {
           try {
             return await autoSignIn(sourceId)
           } catch (again) {
-            log.warn('automatic sign-in after expiry failed', { error: describe(again) })
+            log.warn('automatic sign-in after expiry failed', { error: errorMessage(again) })
           }
         }
       } else {
@@ -227,46 +201,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       checks.set(sourceId, promise)
       return promise
     },
-    /** Marks a call as sent (and whether it carried a credential); `settle` takes the mark back. */
-    callStarted: (sourceId: string): CallMark => ({ at: ++clock, withCredential: vault.has(sourceId) }),
-    /**
-     * A call failed: the error to report. Real servers answer a forgotten session with a generic `-1` or
-     * an HTTP 5xx, not 401, so when a call sent with a credential fails that way, `/connect/status` is
-     * asked (one question for every call in flight; none when one began after the call was sent). If the
-     * login is gone, the credential is cleared (`auth:changed` says `expired`) and the failure is reported
-     * as `unauthorized`; otherwise, or if that question fails too, the original error stands and the
-     * auth state is untouched.
-     */
-    async settle(sourceId: string, error: unknown, sent: CallMark): Promise<unknown> {
-      if (!(error instanceof DataSourceError)) return error
-      if (error.kind === 'unauthorized') {
-        void service.handleUnauthorized(sourceId, error).catch(() => {})
-        return error
-      }
-      if (!couldMeanSignedOut(error) || !sent.withCredential) return error
-      const recent = lastConfirm.get(sourceId)
-      const gone = await (recent && recent.startedAt > sent.at ? recent.done : confirmGone(sourceId))
-      if (!gone) return error
-      log.info('a failed call turned out to be an expired login', { endpoint: error.endpoint })
-      return new DataSourceError({
-        kind: 'unauthorized',
-        endpoint: error.endpoint,
-        status: error.status,
-        code: error.code,
-        message: 'You are signed out of this data source. Please log in again.',
-      })
-    },
+    /** Marks a call as sent; `settle` takes the mark back (expiry.ts). */
+    callStarted: expiry.callStarted,
+    /** A call failed: the error to report, `unauthorized` when the login turned out to be gone (expiry.ts). */
+    settle: expiry.settle,
     /** Any call answered `unauthorized`: confirm with `/connect/status`, then forget the login. */
-    async handleUnauthorized(sourceId: string, error: DataSourceError): Promise<void> {
-      if (!vault.has(sourceId)) return
-      if (error.endpoint === '/connect/status') {
-        vault.clear(sourceId)
-        deps.client(sourceId)?.clearCache()
-        set(sourceId, { status: 'expired', user: null })
-        return
-      }
-      await service.check(sourceId)
-    },
+    handleUnauthorized: expiry.handleUnauthorized,
 
     /** Starts the QR login, or joins the one already running for this source (a second window, a late mount). */
     startQr(): void {
@@ -346,18 +286,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   return service
 }
 
-/**
- * Failures that real servers give for a forgotten session: an error envelope (NeteaseMusicAdapter's
- * `-1 服务器内部错误`, QMusicAdapter's `-1 搜索失败…`) or an HTTP 5xx. Not network trouble, timeouts or
- * unusable answers, and not `/connect/status` itself (its answer already decides).
- */
-function couldMeanSignedOut(error: DataSourceError): boolean {
-  if (error.endpoint === '/connect/status') return false
-  if (error.kind === 'api') return true
-  return error.kind === 'http' && (error.status ?? 0) >= 500
-}
-
-function describe(error: unknown): string {
+function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 

@@ -1,12 +1,9 @@
 import { DataSourceError } from '@shared/errors'
-import type { ApiClient } from '../api/client'
 import type { Handlers } from '../ipc/router'
+import type { ActiveCall } from '../sources/active'
 import { createPagedCatalog } from './paged'
 
 type CatalogChannels = Extract<keyof Handlers, `catalog:${string}`>
-
-/** Runs a call against the active data source's client (and reports an `unauthorized` answer). */
-export type ActiveCall = <T>(run: (api: ApiClient, sourceId: string) => Promise<T>) => Promise<T>
 
 /** Browsing: straight through to the active data source's client. */
 export function createCatalogHandlers(deps: {

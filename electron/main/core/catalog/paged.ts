@@ -1,8 +1,9 @@
+import { artistNames } from '@shared/api/artist-names'
 import { songSchema } from '@shared/api/models'
 import type { Id, Song } from '@shared/api/models'
 import type { PlaylistHead, PlaylistRows, PlaylistSort } from '@shared/ipc/contract'
 import type { ApiClient, PlaylistWithRawSongs } from '../api/client'
-import type { ActiveCall } from './handlers'
+import type { ActiveCall } from '../sources/active'
 
 /**
  * The paged catalogue: main keeps a playlist's whole song list and the renderer asks for ranges of rows.
@@ -101,7 +102,7 @@ function matches(song: Song, terms: string[]): boolean {
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true })
 const sortKeys: Record<PlaylistSort['by'], (song: Song) => string | number> = {
   title: (song) => song.name,
-  artist: (song) => song.artists.map((a) => a.name).join(', '),
+  artist: (song) => artistNames(song),
   album: (song) => song.album?.name ?? '',
   duration: (song) => song.duration ?? Number.POSITIVE_INFINITY,
 }

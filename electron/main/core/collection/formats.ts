@@ -1,3 +1,4 @@
+import { artistNames } from '@shared/api/artist-names'
 import { collectionSongSchema, COLLECTION_MAX_SONGS } from '@shared/ipc/schemas'
 import type { CollectionFormat, CollectionPlaylist, CollectionSong } from '@shared/ipc/contract'
 import { songLink, songIdFromLink } from '@shared/links'
@@ -27,7 +28,7 @@ export function toM3u8(playlist: CollectionPlaylist, sourceUrl: string | undefin
   const lines = ['#EXTM3U', `#PLAYLIST:${oneLine(playlist.name)}`]
   for (const song of playlist.songs) {
     const seconds = song.duration === undefined ? -1 : Math.round(song.duration / 1000)
-    const artists = song.artists.map((a) => a.name).join(', ')
+    const artists = artistNames(song)
     lines.push(`#EXTINF:${seconds},${oneLine(artists ? `${artists} - ${song.name}` : song.name)}`)
     if (song.album?.name) lines.push(`#EXTALB:${oneLine(song.album.name)}`)
     lines.push(songLink(sourceUrl, song.id))

@@ -1,9 +1,9 @@
 import { playerSessionSchema } from '@shared/ipc/schemas'
 import type { PlayerSession, PlayerState } from '@shared/ipc/contract'
 import { CadenceError, DataSourceError } from '@shared/errors'
-import type { ActiveCall } from '../catalog/handlers'
 import type { Handlers } from '../ipc/router'
 import type { KeyValueStore } from '../ports'
+import type { ActiveCall } from '../sources/active'
 
 type PlayerChannels = Extract<keyof Handlers, `player:${string}`>
 

@@ -4,7 +4,7 @@ import type { CadenceError } from '@shared/errors'
 import type { QueueEntry } from '@shared/player/queue'
 import { chooseBitrate } from '@shared/player/quality'
 import type { Quality } from '@shared/settings'
-import { toCadenceError } from '@renderer/composables/async-state'
+import { toCadenceError } from '@renderer/services/cadence-error'
 
 /**
  * The playback engine: the one `<audio>` element, its events, and resolve-and-resume. It resolves the

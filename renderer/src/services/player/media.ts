@@ -3,7 +3,8 @@ import type { Song } from '@shared/api/models'
 import type { PlayerCommandName, PlayerState, TrackInfo } from '@shared/ipc/contract'
 import { invoke, on } from '@renderer/services/cadence'
 import { coverPng } from '@renderer/services/cover-image'
-import { artistNames, coverUrl } from '@renderer/composables/current-song'
+import { artistNames } from '@shared/api/artist-names'
+import { coverUrl } from '@renderer/services/cover-url'
 
 /**
  * Media integration: the player as the desktop sees it. Mirrors the player into `navigator.mediaSession`

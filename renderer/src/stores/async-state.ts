@@ -1,7 +1,7 @@
 import { ref, shallowRef } from 'vue'
 import type { Ref, ShallowRef } from 'vue'
-import { asCadenceError } from '@shared/errors'
 import type { CadenceError } from '@shared/errors'
+import { toCadenceError } from '@renderer/services/cadence-error'
 
 export type AsyncStatus = 'idle' | 'loading' | 'ready' | 'error'
 
@@ -11,25 +11,6 @@ export interface AsyncState<T> {
   error: ShallowRef<CadenceError | undefined>
   /** Runs the loader; only the newest call's answer is kept. */
   load: () => Promise<void>
-}
-
-type ErrorListener = (error: CadenceError) => void
-const errorListeners = new Set<ErrorListener>()
-
-/**
- * Every failure a store catches passes through here, so one place (the auth store) can notice an expired
- * session (`unauthorized`) wherever it shows up. Returns an unsubscribe function.
- */
-export function onCaughtError(listener: ErrorListener): () => void {
-  errorListeners.add(listener)
-  return () => void errorListeners.delete(listener)
-}
-
-/** Turns anything thrown into a CadenceError and tells the listeners. */
-export function toCadenceError(cause: unknown): CadenceError {
-  const error = asCadenceError(cause)
-  for (const listener of errorListeners) listener(error)
-  return error
 }
 
 /** Explicit async state for a view section: status, data and error, newest request wins. */
