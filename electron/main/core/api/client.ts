@@ -14,6 +14,8 @@ import {
 import type { Id } from '@shared/api/models'
 import { DataSourceError } from '@shared/errors'
 import type { Logger } from '../log'
+import { imageUrl, normaliseImagesSliced } from './images'
+import { JsonText, parseJsonSliced } from './sliced-json'
 
 /**
  * The data-source API client: one method per endpoint of the spec. Every answer is checked (envelope, then
@@ -151,14 +153,16 @@ export function normaliseImages<T>(value: T, baseUrl: string): T {
   return value
 }
 
-function imageUrl(raw: string, baseUrl: string): string | undefined {
-  const text = raw.trim()
-  if (!text) return undefined
-  if (/^data:image\//i.test(text)) return text
-  if (/^https?:\/\//i.test(text)) return text
-  if (text.startsWith('//')) return `${new URL(baseUrl).protocol}${text}`
-  if (text.startsWith('/')) return new URL(text, baseUrl + '/').href
-  return undefined
+/** One request to the data source (`request` in `createApiClient`). */
+export interface Call<T extends z.ZodType> {
+  method?: 'GET' | 'PUT' | 'POST' | 'DELETE'
+  path: string
+  query?: Record<string, string | number | boolean | undefined>
+  schema: T
+  cache?: boolean
+  signal?: AbortSignal
+  /** An array in the answer whose items stay JSON text (`JsonText`, see `./sliced-json.ts`). */
+  keepText?: readonly string[]
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>
@@ -180,17 +184,17 @@ export function createApiClient(options: ApiClientOptions) {
   }
   let searchController: AbortController | undefined
 
-  interface Call<T extends z.ZodType> {
-    method?: 'GET' | 'PUT'
-    path: string
-    query?: Record<string, string | number | boolean | undefined>
-    schema: T
-    cache?: boolean
-    signal?: AbortSignal
-  }
-
   /** Writes in flight (likes). A read issued meanwhile waits for them, so it never shows the state before. */
   const writes = new Set<Promise<unknown>>()
+
+  function write<T extends z.ZodType>(call: Call<T> & { method: 'PUT' | 'POST' | 'DELETE' }) {
+    const pending: Promise<z.output<T>> = request(call).finally(() => {
+      clearCache()
+      writes.delete(pending)
+    })
+    writes.add(pending)
+    return pending
+  }
 
   async function request<T extends z.ZodType>(call: Call<T>): Promise<z.output<T>> {
     const method = call.method ?? 'GET'
@@ -240,7 +244,7 @@ export function createApiClient(options: ApiClientOptions) {
     if (credential) headers.Token = `Bearer ${credential}`
 
     let response: Response
-    let body: string
+    let body: Uint8Array
     try {
       response = await fetchSameOrigin(url, method, headers, signal, endpoint)
       body = await readCapped(response, MAX_JSON_BYTES, endpoint)
@@ -264,7 +268,8 @@ export function createApiClient(options: ApiClientOptions) {
     const status = response.status
     let json: unknown
     try {
-      json = JSON.parse(body)
+      // In slices: a whole 50,000-song list in one JSON.parse holds main for ~100 ms.
+      json = await parseJsonSliced(body, { keepText: call.keepText })
     } catch {
       if (status === 401 || status === 403) throw unauthorized(endpoint, status)
       if (status >= 400) {
@@ -334,7 +339,9 @@ export function createApiClient(options: ApiClientOptions) {
         message: `The data source sent an unexpected answer (${issue ? `${issue.path.join('.') || 'data'}: ${issue.message}` : 'invalid data'})`,
       })
     }
-    return endpoint.startsWith('/connect/qr/') ? parsed.data : normaliseImages(parsed.data, baseUrl)
+    if (endpoint.startsWith('/connect/qr/')) return parsed.data
+    await normaliseImagesSliced(parsed.data, baseUrl)
+    return parsed.data
   }
 
   /**
@@ -444,8 +451,19 @@ export function createApiClient(options: ApiClientOptions) {
         query: { id, ...page },
         schema: playlistRawSongsSchema,
         cache: true,
+        // A list of 50,000 songs as 50,000 strings, not half a million objects to build and collect.
+        keepText: ['data', 'songs'],
         ...o,
       }),
+    /** A song of `playlistPage` as the data source sent it (parsed, images fixed up) when kept as text. */
+    expandRaw: (item: unknown): unknown => {
+      if (!(item instanceof JsonText)) return item
+      try {
+        return normaliseImages(JSON.parse(item.text) as unknown, baseUrl)
+      } catch {
+        return undefined
+      }
+    },
 
     recommendSongs: (limit?: number, o: RequestOptions = {}) =>
       request({
@@ -460,20 +478,13 @@ export function createApiClient(options: ApiClientOptions) {
       checkMediaUrl(
         await request({ path: '/song/detail', query: { id, uid, br }, schema: songSchema, ...o }),
       ),
-    likeSong: (id: Id, like = true, o: RequestOptions = {}) => {
-      const write = request({
-        method: 'PUT',
-        path: '/song/like',
-        query: { id, like },
-        schema: likeResultSchema,
-        ...o,
-      }).finally(() => {
-        clearCache()
-        writes.delete(write)
-      })
-      writes.add(write)
-      return write
-    },
+    likeSong: (id: Id, like = true, o: RequestOptions = {}) =>
+      write({ method: 'PUT', path: '/song/like', query: { id, like }, schema: likeResultSchema, ...o }),
+
+    /** Endpoints beyond the spec (`./extensions.ts`): a read, checked like every other answer. */
+    read: <T extends z.ZodType>(call: Omit<Call<T>, 'method'>) => request(call),
+    /** A write beyond the spec: reads wait for it, and the cache is cleared after it. */
+    write,
 
     recommendArtists: (limit?: number, o: RequestOptions = {}) =>
       request({
@@ -531,10 +542,10 @@ function createNestingScanner(max: number) {
 }
 
 /**
- * Reads the body as text, at most `limit` bytes: a larger `Content-Length` is refused before reading, and a
+ * Reads the body's bytes, at most `limit` bytes: a larger `Content-Length` is refused before reading, and a
  * body that passes the limit while streaming is cut off at once. Nesting is checked on the way.
  */
-async function readCapped(response: Response, limit: number, endpoint: string): Promise<string> {
+async function readCapped(response: Response, limit: number, endpoint: string): Promise<Uint8Array> {
   const status = response.status
   const tooLarge = (what: string) =>
     invalid(
@@ -547,19 +558,18 @@ async function readCapped(response: Response, limit: number, endpoint: string): 
     await response.body?.cancel().catch(() => {})
     throw tooLarge(`${Math.round(declared / (1024 * 1024))} MB announced`)
   }
-  if (!response.body) return ''
+  if (!response.body) return new Uint8Array()
   const reader = response.body.getReader()
   const tooDeep = createNestingScanner(MAX_NESTING)
-  // Decoded as it arrives, so each chunk's bytes can go at once (multi-byte characters split across
-  // chunks are carried over by the streaming decoder).
-  const decoder = new TextDecoder()
-  const parts: string[] = []
+  // Kept as bytes, not decoded to one string: the parser reads UTF-8 and decodes only small pieces (one
+  // 14 MB string would be a join and a copy of its own, ~12 ms in one piece). With a Content-Length the
+  // bytes go straight into one buffer of that size, so no big copy is made at the end either.
+  let bytes = new Uint8Array(Number.isFinite(declared) && declared > 0 ? declared : 64 * 1024)
   let total = 0
   for (;;) {
     const { done, value } = await reader.read()
     if (done) break
-    total += value.byteLength
-    if (total > limit) {
+    if (total + value.byteLength > limit) {
       await reader.cancel().catch(() => {})
       throw tooLarge(`more than ${Math.round(limit / (1024 * 1024))} MB sent`)
     }
@@ -567,10 +577,15 @@ async function readCapped(response: Response, limit: number, endpoint: string): 
       await reader.cancel().catch(() => {})
       throw invalid(endpoint, status, 'The data source sent an answer nested too deeply')
     }
-    parts.push(decoder.decode(value, { stream: true }))
+    if (total + value.byteLength > bytes.length) {
+      const grown = new Uint8Array(Math.min(limit, Math.max(bytes.length * 2, total + value.byteLength)))
+      grown.set(bytes.subarray(0, total))
+      bytes = grown
+    }
+    bytes.set(value, total)
+    total += value.byteLength
   }
-  parts.push(decoder.decode())
-  return parts.join('')
+  return bytes.subarray(0, total)
 }
 
 /** An absolute http(s) address for `<audio>`, or undefined for any other scheme. */
