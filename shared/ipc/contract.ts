@@ -154,6 +154,37 @@ export interface CollectionAddResult {
   playlist: CollectionSummary
 }
 
+/**
+ * Endpoints some data sources answer beyond the API document (NeteaseMusicAdapter's), learnt per source
+ * by use: `unknown` until tried, `absent` once it answered 404, `present` once it answered anything else.
+ */
+export const DATA_SOURCE_EXTENSIONS = [
+  'album-detail',
+  'song-like-state',
+  'playlist-create',
+  'playlist-songs',
+  'playlist-subscribe',
+  'album-like',
+  'album-sublist',
+] as const
+export type DataSourceExtension = (typeof DATA_SOURCE_EXTENSIONS)[number]
+export type CapabilityState = 'present' | 'absent' | 'unknown'
+export type Capabilities = Record<DataSourceExtension, CapabilityState>
+export interface CapabilitiesChange {
+  sourceId: string
+  capabilities: Capabilities
+}
+
+/**
+ * The songs the signed-in user likes on the active source, from the liked-songs playlist: `ids` as
+ * strings, or null while unknown (signed out, not loaded yet, or the playlist could not be read).
+ */
+export interface LikedSongs {
+  sourceId: string
+  ids: string[] | null
+  playlistId?: Id
+}
+
 export interface AppInfo {
   name: string
   version: string
@@ -237,6 +268,17 @@ export const INVOKE_CHANNELS = [
   'collection:move',
   'collection:export',
   'collection:import',
+  'capabilities:get',
+  'albums:detail',
+  'albums:saved',
+  'albums:save',
+  'likes:state',
+  'likes:refresh',
+  'likes:song',
+  'account:create-playlist',
+  'account:add-songs',
+  'account:remove-songs',
+  'account:subscribe',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]
@@ -257,6 +299,10 @@ export interface EventMap {
   'window:mode': WindowMode
   /** The active data source's own playlists changed (or another source became active). */
   'collection:changed': CollectionSummary[]
+  /** What the active data source was found to offer or lack. */
+  'capabilities:changed': CapabilitiesChange
+  /** The liked songs were (re)loaded or changed. */
+  'likes:changed': LikedSongs
 }
 export type EventName = keyof EventMap
 export const EVENT_NAMES: readonly EventName[] = [
@@ -268,6 +314,8 @@ export const EVENT_NAMES: readonly EventName[] = [
   'lyrics:line',
   'window:mode',
   'collection:changed',
+  'capabilities:changed',
+  'likes:changed',
 ]
 
 // ---- what crosses the wire ----

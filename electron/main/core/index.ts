@@ -1,12 +1,14 @@
 import QRCode from 'qrcode'
 import { DataSourceError } from '@shared/errors'
-import type { AppInfo, DataSourceState, PlayerCommandName, PlayerState } from '@shared/ipc/contract'
+import type { AppInfo, DataSourceState, EventMap, PlayerCommandName, PlayerState } from '@shared/ipc/contract'
 import { createApiClient } from './api/client'
 import type { ApiClient } from './api/client'
 import { createAppHandlers } from './app/handlers'
 import { createAuthHandlers } from './auth/handlers'
+import { createExtensionHandlers } from './account'
 import { createAuthService } from './auth/service'
 import { createVault } from './auth/vault'
+import { createCapabilities } from './capabilities'
 import { createCatalogHandlers } from './catalog/handlers'
 import type { ActiveCall } from './catalog/handlers'
 import { createCollectionHandlers } from './collection/handlers'
@@ -16,6 +18,7 @@ import { createIpcRouter } from './ipc/router'
 import type { Handlers } from './ipc/router'
 import { silentLogger } from './log'
 import type { LoggerFactory } from './log'
+import { createLikedSongs } from './likes'
 import { createListen } from './listen'
 import type { ListenPorts } from './listen'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
@@ -205,6 +208,31 @@ export function createCore(deps: CoreDeps) {
     void auth.check(id)
   }
 
+  // Beyond the document: what each source offers (learnt by use), the liked songs, account playlists.
+  const capabilities = createCapabilities({
+    store,
+    events,
+    log: log('capabilities'),
+    sourceUrl: (id) => registry.get(id)?.url || undefined,
+    activeSourceId: () => registry.active().id,
+  })
+  const likedSongs = createLikedSongs({
+    call,
+    capabilities,
+    store,
+    events,
+    log: log('likes'),
+    userId: () => auth.userId(),
+    activeSourceId: () => registry.active().id,
+  })
+  events.subscribe((event, payload) => {
+    if (event === 'auth:changed') {
+      const state = payload as EventMap['auth:changed']
+      if (state.status === 'signed-in') void likedSongs.refresh()
+      else if (state.status !== 'unknown') likedSongs.clear()
+    }
+  })
+
   const listen = createListen({
     ports: deps.listen ?? {},
     settings,
@@ -246,6 +274,7 @@ export function createCore(deps: CoreDeps) {
         clients.delete(id)
         store.delete(sessionKey(id))
         collection.forget(id)
+        capabilities.forget(id)
         emitSources()
         if (wasActive) {
           collection.announce()
@@ -259,6 +288,14 @@ export function createCore(deps: CoreDeps) {
     ...createSettingsHandlers(settings),
     ...listen.handlers,
     ...createCollectionHandlers(collection),
+    ...createExtensionHandlers({ call, capabilities, likes: likedSongs }),
+  }
+  // A like made here keeps the liked songs in step.
+  const like = handlers['catalog:like']
+  handlers['catalog:like'] = async (args, context) => {
+    const result = await like(args, context)
+    likedSongs.liked(result)
+    return result
   }
 
   const router = createIpcRouter(handlers, { isTrustedSender: deps.isTrustedSender, log: log('ipc') })
