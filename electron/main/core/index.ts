@@ -254,8 +254,11 @@ export function createCore(deps: CoreDeps) {
       activeSourceId: () => registry.active().id,
       store,
       onState: (state) => {
+        const before = playerState?.song?.id
         playerState = state
         deps.onPlayerState?.(state)
+        // The song now playing: its heart asked of the source where it can say (GET /song/like).
+        if (state.song && String(state.song.id) !== String(before)) likedSongs.playing(state.song.id)
       },
       onSessionSaved: () => sessionSaved?.(),
     }),

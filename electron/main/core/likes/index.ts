@@ -154,6 +154,12 @@ export function createLikedSongs(deps: LikedSongsDeps) {
       }
       announce()
     },
+    /** A song started playing: where the source can say, its state is asked (and the set corrected). */
+    playing(id: Id) {
+      if (deps.userId() === undefined || !deps.capabilities.has(deps.activeSourceId(), 'song-like-state'))
+        return
+      this.song(id).catch(() => undefined)
+    },
     /** Whether one song is liked, asked of `GET /song/like` (`unavailable` where the source has none). */
     async song(id: Id): Promise<{ id: Id; liked: boolean }> {
       const liked = await deps.call((api, sid) =>
