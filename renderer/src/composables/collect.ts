@@ -11,8 +11,14 @@ import { toCadenceError } from '@renderer/composables/async-state'
 
 /** The route of one of the user's playlists. */
 export const collectionRoute = (id: string) => ({ name: 'collection', params: { id } })
-/** The route of a playlist in the account on the data source. */
-export const accountPlaylistRoute = (id: Playlist['id']) => `/playlist/${encodeURIComponent(String(id))}`
+/**
+ * The route of a playlist in the account on the data source, with its name for the page to show (some
+ * servers' playlist detail has no name: NeteaseMusicAdapter's).
+ */
+export const accountPlaylistRoute = (id: Playlist['id'], name: string) => ({
+  path: `/playlist/${encodeURIComponent(String(id))}`,
+  state: { card: { name } },
+})
 
 /**
  * What the user does with their own playlists, with what they are told: each action reports success or
@@ -55,7 +61,7 @@ export function useCollect() {
               ? t('collection.added', { n: songs.length, name: made.name }, songs.length)
               : t('collection.createdInAccount', { name: made.name }),
           )
-          return { id: String(made.id), name: made.name, route: accountPlaylistRoute(made.id) }
+          return { id: String(made.id), name: made.name, route: accountPlaylistRoute(made.id, made.name) }
         } catch (cause) {
           if ((cause as CadenceError).kind !== 'unavailable') return failed('collection.createFailed', cause)
           reason = (cause as CadenceError).message
@@ -90,7 +96,7 @@ export function useCollect() {
       try {
         const made = await account.create(name, songs)
         notifications.success(t('collection.copiedToAccount', { name: made.name }))
-        await router.push(accountPlaylistRoute(made.id))
+        await router.push(accountPlaylistRoute(made.id, made.name))
         return made
       } catch (cause) {
         return failed('collection.copyFailed', cause)

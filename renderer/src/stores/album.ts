@@ -136,7 +136,8 @@ async function allRows(id: Id, first: Song[], total: number): Promise<Song[]> {
 
 function albumArtist(playlist: Playlist, q: AlbumQuery) {
   const name =
-    q.artist ?? playlist.songs?.[0]?.album?.artists[0]?.name ?? playlist.songs?.[0]?.artists[0]?.name
+    // Rows carry no album artists (see `toRow`): the song's own artists then.
+    q.artist ?? playlist.songs?.[0]?.album?.artists?.[0]?.name ?? playlist.songs?.[0]?.artists[0]?.name
   return byline(name)
 }
 
