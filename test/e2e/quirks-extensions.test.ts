@@ -140,7 +140,7 @@ describe('A netease-like data source: albums, hearts and playlists in the accoun
     await app.screenshot('ui-album-detail-netease')
   })
 
-  it('makes a playlist in the account and adds two songs: the server itself lists them', async () => {
+  it('makes a playlist in the account, adds two songs and removes one: the server itself shows it', async () => {
     const { page } = app
     await makePlaylist(page, 'Made in Cadence')
     await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe('Made in Cadence')
@@ -168,6 +168,18 @@ describe('A netease-like data source: albums, hearts and playlists in the accoun
       .poll(() => page.locator('main [data-testid="song-name"]').allTextContents())
       .toEqual([b!.name, a!.name])
     expect(await page.getByTestId('collection-rename').count()).toBe(0)
+
+    // Removing a song acts on the account too.
+    await page
+      .locator('main [data-testid="song-row"]')
+      .filter({ has: page.getByTestId('song-name').getByText(a!.name, { exact: true }) })
+      .click({ button: 'right' })
+    await page.locator('[data-menu-item="remove"]').click()
+    await expect
+      .poll(() => page.locator('main [data-testid="song-name"]').allTextContents())
+      .toEqual([b!.name])
+    const after = await api<P>(app, `/playlist/detail?id=${held!.id}`, credential)
+    expect(after.songs!.map((s) => s.name)).toEqual([b!.name])
   })
 
   it("subscribes to someone's playlist: it shows under the user's playlists", async () => {
