@@ -137,6 +137,16 @@ describe('A netease-like data source: albums, hearts and playlists in the accoun
       .toEqual(album.songs!.map((s) => s.name))
     expect(await page.getByTestId('album-by-search').count()).toBe(0)
     expect(proxy.hits.get('/album/detail') ?? 0).toBeGreaterThan(0)
+
+    // Saving it to the library (PUT /album/like): the library lists it under saved albums.
+    const save = page.getByTestId('album-save')
+    expect(await save.getAttribute('aria-pressed')).toBe('false')
+    await save.click()
+    await expect.poll(() => save.getAttribute('aria-pressed')).toBe('true')
+    await page.getByTestId('nav-library').click()
+    await expect
+      .poll(() => page.getByTestId('library-saved-albums').locator('h3').allTextContents())
+      .toEqual([album.name])
     await app.screenshot('ui-album-detail-netease')
   })
 
@@ -267,7 +277,8 @@ describe.each(['spec', 'qq'] as const)('A %s-like data source: the fallbacks', (
     const me = await api<{ id: number }>(app, '/connect/status', credential)
     const list = await api<P[]>(app, `/playlist/list?uid=${me.id}`, credential)
     expect(list.map((p) => p.name)).not.toContain('Kept here')
-    // No copy to the account is offered now that the source said it cannot.
+    // No copy to the account is offered now that the source said it cannot, and the sidebar says why.
     expect(await page.getByTestId('collection-copy-to-account').count()).toBe(0)
+    expect(await page.getByTestId('collection-local-note').textContent()).toContain('stay on this computer')
   })
 })
