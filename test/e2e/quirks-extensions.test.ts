@@ -138,6 +138,8 @@ describe('A netease-like data source: albums, hearts and playlists in the accoun
     expect(await page.getByTestId('album-by-search').count()).toBe(0)
     expect(proxy.hits.get('/album/detail') ?? 0).toBeGreaterThan(0)
 
+    await app.screenshot('ui-album-detail-netease')
+
     // Saving it to the library (PUT /album/like): the library lists it under saved albums.
     const save = page.getByTestId('album-save')
     expect(await save.getAttribute('aria-pressed')).toBe('false')
@@ -147,7 +149,7 @@ describe('A netease-like data source: albums, hearts and playlists in the accoun
     await expect
       .poll(() => page.getByTestId('library-saved-albums').locator('h3').allTextContents())
       .toEqual([album.name])
-    await app.screenshot('ui-album-detail-netease')
+    await app.screenshot('ui-library-saved-albums')
   })
 
   it('makes a playlist in the account, adds two songs and removes one: the server itself shows it', async () => {
