@@ -151,7 +151,8 @@ export const envelopeSchema = z.object({
       .transform(Number),
   ]),
   message: opt(z.string()),
-  data: z.unknown(),
+  /** Absent on some successes: NeteaseMusicAdapter's writes (`/playlist/songs`) answer without `data`. */
+  data: z.unknown().optional(),
   timestamp: opt(z.union([z.string(), z.number()])),
 })
 export type Envelope = z.infer<typeof envelopeSchema>

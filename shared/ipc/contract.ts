@@ -159,6 +159,37 @@ export interface CollectionAddResult {
   playlist: CollectionSummary
 }
 
+/**
+ * Endpoints some data sources answer beyond the API document (NeteaseMusicAdapter's), learnt per source
+ * by use: `unknown` until tried, `absent` once it answered 404, `present` once it answered anything else.
+ */
+export const DATA_SOURCE_EXTENSIONS = [
+  'album-detail',
+  'song-like-state',
+  'playlist-create',
+  'playlist-songs',
+  'playlist-subscribe',
+  'album-like',
+  'album-sublist',
+] as const
+export type DataSourceExtension = (typeof DATA_SOURCE_EXTENSIONS)[number]
+export type CapabilityState = 'present' | 'absent' | 'unknown'
+export type Capabilities = Record<DataSourceExtension, CapabilityState>
+export interface CapabilitiesChange {
+  sourceId: string
+  capabilities: Capabilities
+}
+
+/**
+ * The songs the signed-in user likes on the active source, from the liked-songs playlist: `ids` as
+ * strings, or null while unknown (signed out, not loaded yet, or the playlist could not be read).
+ */
+export interface LikedSongs {
+  sourceId: string
+  ids: string[] | null
+  playlistId?: Id
+}
+
 export interface AppInfo {
   name: string
   version: string
@@ -257,6 +288,17 @@ export const INVOKE_CHANNELS = [
   'collection:move',
   'collection:export',
   'collection:import',
+  'capabilities:get',
+  'albums:detail',
+  'albums:saved',
+  'albums:save',
+  'likes:state',
+  'likes:refresh',
+  'likes:song',
+  'account:create-playlist',
+  'account:add-songs',
+  'account:remove-songs',
+  'account:subscribe',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]
@@ -277,6 +319,10 @@ export interface EventMap {
   'window:mode': WindowMode
   /** The active data source's own playlists changed (or another source became active). */
   'collection:changed': CollectionSummary[]
+  /** What the active data source was found to offer or lack. */
+  'capabilities:changed': CapabilitiesChange
+  /** The liked songs were (re)loaded or changed. */
+  'likes:changed': LikedSongs
 }
 export type EventName = keyof EventMap
 /** One entry per event: an event added to `EventMap` and not here (or here and not there) fails the typecheck. */
@@ -289,6 +335,8 @@ const EVENTS = {
   'lyrics:line': true,
   'window:mode': true,
   'collection:changed': true,
+  'capabilities:changed': true,
+  'likes:changed': true,
 } as const satisfies Record<EventName, true>
 export const EVENT_NAMES: readonly EventName[] = Object.keys(EVENTS) as EventName[]
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { idSchema } from '../api/models'
-import type { Artist, LikeResult, Playlist, SearchResult, Song } from '../api/models'
+import type { Id } from '../api/models'
+import type { Album, Artist, LikeResult, Playlist, SearchResult, Song } from '../api/models'
 import { settingsPatchSchema } from '../settings-schema'
 import type { Settings } from '../settings'
 import { PLAYLIST_SORTS, SEARCH_KEYWORDS_MAX } from './contract'
@@ -11,6 +12,8 @@ import type {
   CollectionPlaylist,
   CollectionSummary,
   AuthState,
+  Capabilities,
+  LikedSongs,
   DataSourceInfo,
   InvokeChannel,
   LyricLine,
@@ -105,6 +108,8 @@ const collectionId = z.string().min(1).max(64)
 const playlistName = z.string().trim().min(1).max(100)
 const collectionSongs = z.array(collectionSongSchema).min(1).max(COLLECTION_MAX_SONGS)
 const collectionFormat = z.enum(['m3u8', 'json'])
+/** Songs sent to a playlist in the account at once (the id list travels in one query string). */
+const accountSongIds = z.array(idSchema).min(1).max(1000)
 
 export const invokeChannels = {
   'app:info': channel<AppInfo>().args(none),
@@ -257,4 +262,22 @@ export const invokeChannels = {
       })
       .strict(),
   ),
+
+  'capabilities:get': channel<Capabilities>().args(none),
+  /** An album from the data source's album endpoint (`unavailable` where it has none). */
+  'albums:detail': channel<Playlist>().args(byId),
+  'albums:saved': channel<Album[]>().args(none),
+  'albums:save': channel<void>().args(z.object({ id: idSchema, like: z.boolean() }).strict()),
+  'likes:state': channel<LikedSongs>().args(none),
+  /** Reads the liked-songs playlist again (window focus, a refresh): a like made elsewhere shows. */
+  'likes:refresh': channel<LikedSongs>().args(none),
+  /** Asks the data source whether one song is liked (`unavailable` where it cannot say). */
+  'likes:song': channel<{ id: Id; liked: boolean }>().args(byId),
+  /** A playlist made in the user's account on the data source (`unavailable` where it cannot). */
+  'account:create-playlist': channel<Playlist>().args(
+    z.object({ name: playlistName, songIds: accountSongIds.optional() }).strict(),
+  ),
+  'account:add-songs': channel<void>().args(z.object({ id: idSchema, songIds: accountSongIds }).strict()),
+  'account:remove-songs': channel<void>().args(z.object({ id: idSchema, songIds: accountSongIds }).strict()),
+  'account:subscribe': channel<void>().args(z.object({ id: idSchema, subscribe: z.boolean() }).strict()),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

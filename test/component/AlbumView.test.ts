@@ -31,6 +31,44 @@ const rows = (wrapper: ReturnType<typeof mountAlbum>) =>
 describe('AlbumView', () => {
   beforeEach(() => invoke.mockReset())
 
+  it("lists the album endpoint's tracks in its order, with the album's artist, and no search note", async () => {
+    invoke.mockImplementation(async (channel: string) => {
+      if (channel === 'capabilities:get') return undefined
+      if (channel === 'albums:detail')
+        return {
+          id: 50,
+          name: 'Glass Hours',
+          type: 'album',
+          size: 3,
+          meta: { artists: [{ id: 7, name: 'Lumen' }], subscribed: false },
+          songs: [onAlbum(3, 'Glass Hours'), onAlbum(1, 'Glass Hours'), onAlbum(2, 'Glass Hours')],
+        }
+      return undefined
+    })
+    const wrapper = mountAlbum({ id: '50', name: 'Glass Hours' })
+    await flushPromises()
+    expect(invoke).toHaveBeenCalledWith('albums:detail', { id: '50' })
+    expect(invoke).not.toHaveBeenCalledWith('catalog:search', expect.anything())
+    expect(rows(wrapper)).toEqual(['Track 3', 'Track 1', 'Track 2'])
+    expect(wrapper.get('[data-testid="playlist-creator"]').text()).toBe('Lumen')
+    expect(wrapper.get('.album-view').attributes('data-album-source')).toBe('album-detail')
+    expect(wrapper.find('[data-testid="album-by-search"]').exists()).toBe(false)
+  })
+
+  it('falls back to the album playlist when the source has no album endpoint', async () => {
+    invoke.mockImplementation(async (channel: string) => {
+      if (channel === 'albums:detail')
+        throw new CadenceError({ kind: 'unavailable', message: 'This data source has no album pages' })
+      if (channel === 'catalog:playlist')
+        return { id: 50, name: 'Glass Hours', type: 'album', total: 1, rows: [onAlbum(1, 'Glass Hours')] }
+      return undefined
+    })
+    const wrapper = mountAlbum({ id: '50', name: 'Glass Hours', artist: 'Lumen' })
+    await flushPromises()
+    expect(rows(wrapper)).toEqual(['Track 1'])
+    expect(wrapper.get('.album-view').attributes('data-album-source')).toBe('data-source')
+  })
+
   it("shows the data source's album playlist with its songs", async () => {
     invoke.mockImplementation(async (channel: string) => {
       if (channel === 'catalog:playlist')

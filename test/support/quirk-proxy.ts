@@ -2,6 +2,8 @@ import { createServer, request } from 'node:http'
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { forwardRequest } from './proxy-forward'
+import { createQuirkExtensions } from './quirk-extensions'
+import type { QuirkExtensions } from './quirk-extensions'
 
 /**
  * A data source that behaves like one of the servers people actually run, made by putting a proxy in
@@ -15,7 +17,8 @@ import { forwardRequest } from './proxy-forward'
  * Neither ever answers 401. The session behind a Token is the reference server's: `expireCredentials()`
  * there makes the proxy answer the calls that need the session the way the real server would.
  * With `requireUid`, `/song/detail` without `uid` fails as it does on NeteaseMusicAdapter (which reads
- * the user's liked songs by uid for every song detail).
+ * the user's liked songs by uid for every song detail). With `extensions` (netease), the proxy also
+ * answers the adapter's endpoints beyond the document (`./quirk-extensions.ts`).
  */
 
 export type QuirkProfile = 'netease' | 'qq'
@@ -64,6 +67,8 @@ export interface QuirkProxy {
   url: string
   /** Requests seen, by path. */
   readonly hits: Map<string, number>
+  /** The adapter's endpoints beyond the document (`extensions`), and what they hold. */
+  readonly extensions?: QuirkExtensions
   close(): Promise<void>
 }
 
@@ -100,11 +105,12 @@ function forgotten(
 export async function startQuirkProxy(
   target: string,
   profile: QuirkProfile,
-  options: { requireUid?: boolean; shapes?: boolean } = {},
+  options: { requireUid?: boolean; shapes?: boolean; extensions?: boolean } = {},
 ): Promise<QuirkProxy> {
   const upstream = new URL(target)
   const hits = new Map<string, number>()
   const sockets = new Set<Socket>()
+  const extensions = options.extensions ? createQuirkExtensions(upstream) : undefined
 
   /** Whether the reference server still knows the Token (asked the way the real server asks its upstream). */
   function sessionValid(token: string): Promise<boolean> {
@@ -146,6 +152,7 @@ export async function startQuirkProxy(
     if (token && SESSION_PATHS[profile].has(path) && !(await sessionValid(token))) {
       return answer(res, forgotten(profile, path, true))
     }
+    if (extensions && (await extensions.handle(req, res, url, token))) return
     // The real servers never answer 401: a refusal upstream becomes their own kind of failure.
     forwardRequest(upstream, req, res, (status, headers, body) => {
       if (status === 401) return answer(res, forgotten(profile, path, !!token))
@@ -166,6 +173,7 @@ export async function startQuirkProxy(
   return {
     url: `http://127.0.0.1:${address.port}`,
     hits,
+    extensions,
     close: () =>
       new Promise<void>((done) => {
         for (const socket of sockets) socket.destroy()

@@ -54,6 +54,8 @@ function fakeSource(total: number, options: { paging: boolean; size?: number; br
         songs: slice,
       } as unknown as PlaylistWithRawSongs
     },
+    // The songs here are objects already (the real client keeps long lists' songs as JSON text).
+    expandRaw: (raw: unknown) => raw,
   } as unknown as ApiClient
   const call = (<T>(run: (api: ApiClient, sourceId: string) => Promise<T>) => run(api, 'src')) as Parameters<
     typeof createPagedCatalog

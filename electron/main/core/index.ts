@@ -3,15 +3,18 @@ import type {
   AppInfo,
   AuthState,
   DataSourceState,
+  EventMap,
   PlayerCommandName,
   PlayerState,
 } from '@shared/ipc/contract'
 import type { ApiClient } from './api/client'
 import { createAppHandlers } from './app/handlers'
 import { createAuthHandlers } from './auth/handlers'
+import { createExtensionHandlers } from './account'
 import { createAuthService } from './auth/service'
 import type { AuthService } from './auth/service'
 import { createVault } from './auth/vault'
+import { createCapabilities } from './capabilities'
 import { createCatalogHandlers } from './catalog/handlers'
 import { createCollectionHandlers } from './collection/handlers'
 import { createCollectionService } from './collection/service'
@@ -21,6 +24,7 @@ import { createIpcRouter } from './ipc/router'
 import type { Handlers, IpcRouter } from './ipc/router'
 import { silentLogger } from './log'
 import type { LoggerFactory } from './log'
+import { createLikedSongs } from './likes'
 import { createListen } from './listen'
 import type { ListenPorts } from './listen'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
@@ -219,6 +223,31 @@ export function createCore(deps: CoreDeps): Core {
   })
   const { call, emitSources } = active
 
+  // Beyond the document: what each source offers (learnt by use), the liked songs, account playlists.
+  const capabilities = createCapabilities({
+    store,
+    events,
+    log: log('capabilities'),
+    sourceUrl: (id) => registry.get(id)?.url || undefined,
+    activeSourceId: () => registry.active().id,
+  })
+  const likedSongs = createLikedSongs({
+    call,
+    capabilities,
+    store,
+    events,
+    log: log('likes'),
+    userId: () => auth.userId(),
+    activeSourceId: () => registry.active().id,
+  })
+  events.subscribe((event, payload) => {
+    if (event === 'auth:changed') {
+      const state = payload as EventMap['auth:changed']
+      if (state.status === 'signed-in') void likedSongs.refresh()
+      else if (state.status !== 'unknown') likedSongs.clear()
+    }
+  })
+
   const listen = createListen({
     ports: deps.listen ?? {},
     settings,
@@ -241,8 +270,11 @@ export function createCore(deps: CoreDeps): Core {
       activeSourceId: () => registry.active().id,
       store,
       onState: (state) => {
+        const before = playerState?.song?.id
         playerState = state
         deps.onPlayerState?.(state)
+        // The song now playing: its heart asked of the source where it can say (GET /song/like).
+        if (state.song && String(state.song.id) !== String(before)) likedSongs.playing(state.song.id)
       },
       onSessionSaved: () => sessionSaved?.(),
     }),
@@ -253,13 +285,24 @@ export function createCore(deps: CoreDeps): Core {
         emitSources()
         return added
       },
-      remove: active.remove,
+      remove: (id) => {
+        capabilities.forget(id)
+        return active.remove(id)
+      },
       activate: active.activate,
       phoneAccess: () => phone.info(registry.get(BUILTIN_ID)?.state === 'ready'),
     }),
     ...createSettingsHandlers(settings),
     ...listen.handlers,
     ...createCollectionHandlers(collection),
+    ...createExtensionHandlers({ call, capabilities, likes: likedSongs }),
+  }
+  // A like made here keeps the liked songs in step.
+  const like = handlers['catalog:like']
+  handlers['catalog:like'] = async (args, context) => {
+    const result = await like(args, context)
+    likedSongs.liked(result)
+    return result
   }
 
   const router = createIpcRouter(handlers, { isTrustedSender: deps.isTrustedSender, log: log('ipc') })

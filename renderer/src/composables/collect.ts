@@ -2,12 +2,23 @@ import { useI18n } from 'vue-i18n'
 import { useRouter } from 'vue-router'
 import type { Song } from '@shared/api/models'
 import type { CollectionFormat } from '@shared/ipc/contract'
+import type { Playlist } from '@shared/api/models'
+import type { CadenceError } from '@shared/errors'
+import { useAccountPlaylistsStore } from '@renderer/stores/account-playlists'
 import { useCollectionStore } from '@renderer/stores/collection'
 import { useNotificationsStore } from '@renderer/stores/notifications'
 import { useFailure } from '@renderer/composables/failure'
 
 /** The route of one of the user's playlists. */
 export const collectionRoute = (id: string) => ({ name: 'collection', params: { id } })
+/**
+ * The route of a playlist in the account on the data source, with its name for the page to show (some
+ * servers' playlist detail has no name: NeteaseMusicAdapter's).
+ */
+export const accountPlaylistRoute = (id: Playlist['id'], name: string) => ({
+  path: `/playlist/${encodeURIComponent(String(id))}`,
+  state: { card: { name } },
+})
 
 /**
  * What the user does with their own playlists, with what they are told: each action reports success or
@@ -17,6 +28,7 @@ export function useCollect() {
   const { t } = useI18n()
   const router = useRouter()
   const store = useCollectionStore()
+  const account = useAccountPlaylistsStore()
   const notifications = useNotificationsStore()
   const failed = useFailure()
 
@@ -32,17 +44,59 @@ export function useCollect() {
         return failed('collection.addFailed', cause)
       }
     },
+    /**
+     * A new playlist: in the account where the data source can hold playlists (so it is on the phone
+     * too), else on this computer, which the message says. `route` opens it.
+     */
     async create(name: string, songs?: Song[]) {
+      let reason: string | undefined
+      if (account.canCreate) {
+        try {
+          const made = await account.create(name, songs)
+          notifications.success(
+            songs?.length
+              ? t('collection.added', { n: songs.length, name: made.name }, songs.length)
+              : t('collection.createdInAccount', { name: made.name }),
+          )
+          return { id: String(made.id), name: made.name, route: accountPlaylistRoute(made.id, made.name) }
+        } catch (cause) {
+          if ((cause as CadenceError).kind !== 'unavailable') return failed('collection.createFailed', cause)
+          reason = (cause as CadenceError).message
+        }
+      }
       try {
         const made = await store.create(name, songs)
-        notifications.success(
-          songs?.length
-            ? t('collection.added', { n: made.size, name: made.name }, made.size)
-            : t('collection.created', { name: made.name }),
-        )
-        return made
+        if (reason) notifications.info(t('collection.keptHere', { reason, name: made.name }))
+        else
+          notifications.success(
+            songs?.length
+              ? t('collection.added', { n: made.size, name: made.name }, made.size)
+              : t('collection.created', { name: made.name }),
+          )
+        return { id: made.id, name: made.name, route: collectionRoute(made.id) }
       } catch (cause) {
         return failed('collection.createFailed', cause)
+      }
+    },
+    /** Adds songs to a playlist in the account (shown at once, rolled back with a message if refused). */
+    async addToAccount(playlist: Playlist, songs: Song[]) {
+      try {
+        await account.add(playlist, songs)
+        notifications.success(t('collection.added', { n: songs.length, name: playlist.name }, songs.length))
+        return true
+      } catch (cause) {
+        return failed('collection.addFailed', cause)
+      }
+    },
+    /** Copies one of this computer's playlists into the account, as a new playlist there. */
+    async copyToAccount(name: string, songs: Song[]) {
+      try {
+        const made = await account.create(name, songs)
+        notifications.success(t('collection.copiedToAccount', { name: made.name }))
+        await router.push(accountPlaylistRoute(made.id, made.name))
+        return made
+      } catch (cause) {
+        return failed('collection.copyFailed', cause)
       }
     },
     async rename(id: string, name: string) {

@@ -5,6 +5,7 @@ import type { CadenceError } from '@shared/errors'
 import type { SongRow } from '@shared/ipc/contract'
 import { invoke } from '@renderer/services/cadence'
 import { useAsyncState } from '@renderer/stores/async-state'
+import { useCapabilitiesStore } from './capabilities'
 
 /** What an album link carries: the id the data source gave, and the name and artist to search by. */
 export interface AlbumQuery {
@@ -14,13 +15,13 @@ export interface AlbumQuery {
 }
 
 /**
- * An album page's content. `source` says where the songs came from: the data source's own `album`-type
- * playlist, or a search for the album's name (the API has no album endpoint, and a server may not serve
- * albums as playlists), which the page says.
+ * An album page's content. `source` says where the songs came from: the data source's album endpoint
+ * (`/album/detail`, beyond the document, where the source has it), its own `album`-type playlist, or a
+ * search for the album's name (the fallback, which the page says).
  */
 export interface AlbumPage {
   album: Playlist
-  source: 'data-source' | 'search'
+  source: 'album-detail' | 'data-source' | 'search'
 }
 
 /** Largest search the album fallback asks for (the channel's limit). */
@@ -72,9 +73,26 @@ const worthFallingBack = (error: CadenceError) =>
 /** The album being viewed (`#/album/:id?name=&artist=`). */
 export const useAlbumStore = defineStore('album', () => {
   const query = ref<AlbumQuery>({})
+  const capabilities = useCapabilitiesStore()
 
   async function load(): Promise<AlbumPage> {
     const q = query.value
+    if (q.id && capabilities.offers('album-detail')) {
+      try {
+        const album = await invoke('albums:detail', { id: q.id })
+        const artists = album.meta?.artists
+        const first = Array.isArray(artists) ? (artists[0] as { name?: unknown } | undefined) : undefined
+        const creator =
+          album.creator ??
+          byline(typeof first?.name === 'string' ? first.name : undefined) ??
+          albumArtist(album, q)
+        return { album: { ...album, creator }, source: 'album-detail' }
+      } catch (cause) {
+        // `unavailable`: the source has no album endpoint (now remembered); the fallbacks below.
+        if ((cause as CadenceError).kind !== 'unavailable' && !worthFallingBack(cause as CadenceError))
+          throw cause
+      }
+    }
     if (q.id) {
       try {
         const head = await invoke('catalog:playlist', { id: q.id })

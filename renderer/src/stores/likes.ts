@@ -1,15 +1,29 @@
 import { defineStore } from 'pinia'
-import { reactive, ref } from 'vue'
+import { reactive, ref, shallowRef } from 'vue'
 import type { Id, Song } from '@shared/api/models'
-import { invoke } from '@renderer/services/cadence'
+import type { LikedSongs } from '@shared/ipc/contract'
+import { invoke, on } from '@renderer/services/cadence'
 import { toCadenceError } from '@renderer/services/cadence-error'
 
 /**
- * Whether `song` is liked, given the user's toggles (`overrides`, keyed by id as a string). A plain
- * function, not a store action, so a long list can ask it for every row it renders at little cost.
+ * The ids of the songs in the user's liked-songs playlist, as main last read it (null while unknown).
+ * Owned by the likes store; module-level so `isSongLiked` reads it (reactively) without a new argument.
  */
-export function isSongLiked(overrides: ReadonlyMap<string, boolean>, song: Song): boolean {
-  return overrides.get(String(song.id)) ?? song.meta?.isFavorite ?? false
+const likedIds = shallowRef<ReadonlySet<string> | null>(null)
+
+/**
+ * Whether `song` is liked, given the user's toggles (`overrides`, keyed by id as a string): a toggle in
+ * flight, else the liked-songs playlist (the truth on every data source, likes made on the phone
+ * included), else what the answer that brought the song said (`meta.isFavorite`). A plain function, not
+ * a store action, so a long list can ask it for every row it renders at little cost.
+ */
+export function isSongLiked(
+  overrides: ReadonlyMap<string, boolean>,
+  song: Song,
+  liked: ReadonlySet<string> | null = likedIds.value,
+): boolean {
+  const id = String(song.id)
+  return overrides.get(id) ?? (liked ? liked.has(id) : (song.meta?.isFavorite ?? false))
 }
 
 /**
@@ -26,6 +40,44 @@ export const useLikesStore = defineStore('likes', () => {
 
   const key = (id: Id) => String(id)
   const isLiked = (song: Song) => isSongLiked(overrides, song)
+
+  /** Main read the liked playlist (sign-in, a refresh, a like): it is the truth, toggles settled. */
+  function apply(state: LikedSongs) {
+    likedIds.value = state.ids ? new Set(state.ids) : null
+    if (state.playlistId !== undefined) playlistId.value = state.playlistId
+    for (const id of [...overrides.keys()]) if (!pending.has(id)) overrides.delete(id)
+  }
+  /** Reads the liked playlist again: a like made on the phone shows (on window focus). */
+  async function refresh() {
+    try {
+      apply(await invoke('likes:refresh'))
+    } catch {
+      // Unreachable or signed out: the hearts keep what they knew.
+    }
+  }
+  /** Asks the data source about one song where it can say (`GET /song/like`), e.g. the one playing. */
+  async function check(song: Song) {
+    try {
+      const { liked } = await invoke('likes:song', { id: song.id })
+      if (likedIds.value && likedIds.value.has(key(song.id)) !== liked) {
+        const next = new Set(likedIds.value)
+        if (liked) next.add(key(song.id))
+        else next.delete(key(song.id))
+        likedIds.value = next
+      }
+    } catch {
+      // Not offered by this source, or unreachable: the liked playlist stays the answer.
+    }
+  }
+  let started = false
+  /** Called once by the app shell: the liked songs now, their changes, and a re-read on window focus. */
+  function start() {
+    if (started) return
+    started = true
+    on('likes:changed', apply)
+    void invoke('likes:state').then(apply, () => undefined)
+    window.addEventListener('focus', () => void refresh())
+  }
 
   /** Resolves to the new state; throws (after rolling back) when refused. */
   async function setLiked(song: Song, like: boolean): Promise<boolean> {
@@ -61,6 +113,10 @@ export const useLikesStore = defineStore('likes', () => {
     pending,
     reset,
     playlistId,
+    likedIds,
+    refresh,
+    check,
+    start,
     revision,
     isLiked,
     isPending: (song: Song) => pending.has(key(song.id)),

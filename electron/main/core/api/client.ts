@@ -7,6 +7,7 @@ import {
   songSchema,
 } from '@shared/api/models'
 import type { Id } from '@shared/api/models'
+import type { z } from 'zod'
 import {
   artistDetailSchema,
   artistList,
@@ -16,9 +17,10 @@ import {
   searchSchema,
   songList,
 } from './answers'
+import { JsonText } from './sliced-json'
 import { createTransport } from './transport'
-import type { ApiClientOptions, RequestOptions } from './transport'
-import { checkMediaUrl } from './urls'
+import type { ApiCall, ApiClientOptions, RequestOptions } from './transport'
+import { checkMediaUrl, normaliseImages } from './urls'
 
 /**
  * The data-source API client: one method per endpoint of the spec. Every answer is checked (envelope, then
@@ -31,7 +33,7 @@ import { checkMediaUrl } from './urls'
 
 export type { PlaylistWithRawSongs } from './answers'
 export { MAX_JSON_BYTES, MAX_REDIRECTS } from './transport'
-export type { ApiClientOptions, RequestOptions } from './transport'
+export type { ApiCall as Call, ApiClientOptions, RequestOptions } from './transport'
 export { normaliseImages } from './urls'
 
 export type ApiClient = ReturnType<typeof createApiClient>
@@ -72,8 +74,19 @@ export function createApiClient(options: ApiClientOptions) {
         query: { id, ...page },
         schema: playlistRawSongsSchema,
         cache: true,
+        // A list of 50,000 songs as 50,000 strings, not half a million objects to build and collect.
+        keepText: ['data', 'songs'],
         ...o,
       }),
+    /** A song of `playlistPage` as the data source sent it (parsed, images fixed up) when kept as text. */
+    expandRaw: (item: unknown): unknown => {
+      if (!(item instanceof JsonText)) return item
+      try {
+        return normaliseImages(JSON.parse(item.text) as unknown, baseUrl)
+      } catch {
+        return undefined
+      }
+    },
 
     recommendSongs: (limit?: number, o: RequestOptions = {}) =>
       request({ path: '/song/recommend', query: { limit }, schema: songList, cache: true, ...o }),
@@ -86,6 +99,11 @@ export function createApiClient(options: ApiClientOptions) {
     /** Reads wait for it; the cache is cleared when it ends. */
     likeSong: (id: Id, like = true, o: RequestOptions = {}) =>
       write({ method: 'PUT', path: '/song/like', query: { id, like }, schema: likeResultSchema, ...o }),
+
+    /** Endpoints beyond the spec (`./extensions.ts`): a read, checked like every other answer. */
+    read: <T extends z.ZodType>(call: Omit<ApiCall<T>, 'method'>) => request(call),
+    /** A write beyond the spec: reads wait for it, and the cache is cleared after it. */
+    write,
 
     recommendArtists: (limit?: number, o: RequestOptions = {}) =>
       request({ path: '/artist/recommend', query: { limit }, schema: artistList, cache: true, ...o }),

@@ -3,8 +3,9 @@ import { envelopeSchema } from '@shared/api/models'
 import { DataSourceError } from '@shared/errors'
 import type { Logger } from '../log'
 import { cancelled, invalid, unauthorized } from './errors'
+import { normaliseImagesSliced } from './images'
 import { readCapped } from './read-capped'
-import { normaliseImages } from './urls'
+import { parseJsonSliced } from './sliced-json'
 
 /**
  * The client's transport: one `request` that builds the URL, sends the credential, retries an idempotent
@@ -33,12 +34,14 @@ export interface RequestOptions {
 
 /** One request as an endpoint of the client describes it. */
 export interface ApiCall<T extends z.ZodType> {
-  method?: 'GET' | 'PUT'
+  method?: 'GET' | 'PUT' | 'POST' | 'DELETE'
   path: string
   query?: Record<string, string | number | boolean | undefined>
   schema: T
   cache?: boolean
   signal?: AbortSignal
+  /** An array in the answer whose items stay JSON text (`JsonText`, see `./sliced-json.ts`). */
+  keepText?: readonly string[]
 }
 
 /**
@@ -121,7 +124,7 @@ export function createTransport(options: ApiClientOptions) {
     if (credential) headers.Token = `Bearer ${credential}`
 
     let response: Response
-    let body: string
+    let body: Uint8Array
     try {
       response = await fetchSameOrigin(url, method, headers, signal, endpoint)
       body = await readCapped(response, MAX_JSON_BYTES, endpoint)
@@ -145,7 +148,8 @@ export function createTransport(options: ApiClientOptions) {
     const status = response.status
     let json: unknown
     try {
-      json = JSON.parse(body)
+      // In slices: a whole 50,000-song list in one JSON.parse holds main for ~100 ms.
+      json = await parseJsonSliced(body, { keepText: call.keepText })
     } catch {
       if (status === 401 || status === 403) throw unauthorized(endpoint, status)
       if (status >= 400) {
@@ -215,7 +219,9 @@ export function createTransport(options: ApiClientOptions) {
         message: `The data source sent an unexpected answer (${issue ? `${issue.path.join('.') || 'data'}: ${issue.message}` : 'invalid data'})`,
       })
     }
-    return endpoint.startsWith('/connect/qr/') ? parsed.data : normaliseImages(parsed.data, baseUrl)
+    if (endpoint.startsWith('/connect/qr/')) return parsed.data
+    await normaliseImagesSliced(parsed.data, baseUrl)
+    return parsed.data
   }
 
   /**
@@ -273,8 +279,10 @@ export function createTransport(options: ApiClientOptions) {
     }
   }
 
-  /** A write (a like): reads issued while it is in flight wait for it, and it clears the cache when done. */
-  function write<T extends z.ZodType>(call: ApiCall<T>): Promise<z.output<T>> {
+  /** A write (a like, a playlist change): reads issued meanwhile wait for it; it clears the cache when done. */
+  function write<T extends z.ZodType>(
+    call: ApiCall<T> & { method: 'PUT' | 'POST' | 'DELETE' },
+  ): Promise<z.output<T>> {
     const pending = request(call).finally(() => {
       clearCache()
       writes.delete(pending)

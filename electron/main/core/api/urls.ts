@@ -1,4 +1,5 @@
 import { invalid } from './errors'
+import { imageUrl } from './images'
 
 /** Addresses in answers made usable: image fields resolved or dropped, media addresses checked. */
 
@@ -25,16 +26,6 @@ export function normaliseImages<T>(value: T, baseUrl: string): T {
   }
   fix(value)
   return value
-}
-
-function imageUrl(raw: string, baseUrl: string): string | undefined {
-  const text = raw.trim()
-  if (!text) return undefined
-  if (/^data:image\//i.test(text)) return text
-  if (/^https?:\/\//i.test(text)) return text
-  if (text.startsWith('//')) return `${new URL(baseUrl).protocol}${text}`
-  if (text.startsWith('/')) return new URL(text, baseUrl + '/').href
-  return undefined
 }
 
 /** `meta.url` goes to `<audio>`: only http(s) addresses (paths are resolved against the data source). */

@@ -37,6 +37,8 @@ interface Entry {
   complete: boolean
   /** Server pages fetched or in flight, by page number. */
   pages: Map<number, Promise<void>>
+  /** A raw song as the client kept it (JSON text for long lists) made a value to validate. */
+  expand: (raw: unknown) => unknown
   /** Rows already validated, by index. */
   rows: Array<Song | undefined>
   /** The last search or sort within the list: the indices it shows, in its order. */
@@ -162,6 +164,7 @@ export function createPagedCatalog(options: PagedCatalogOptions) {
         raw: [],
         complete: false,
         pages: new Map([[0, Promise.resolve()]]),
+        expand: api.expandRaw,
         rows: [],
       }
       fill(entry, answer, 0, serverPage)
@@ -206,7 +209,7 @@ export function createPagedCatalog(options: PagedCatalogOptions) {
   function rowAt(entry: Entry, index: number): Song {
     let row = entry.rows[index]
     if (!row) {
-      const parsed = songSchema.safeParse(entry.raw[index])
+      const parsed = songSchema.safeParse(entry.expand(entry.raw[index]))
       row = parsed.success ? toRow(parsed.data) : brokenRow(entry.key, index)
       entry.rows[index] = row
     }

@@ -6,6 +6,9 @@ export default {
     albums: 'Albums',
     noAlbums: 'No albums from this artist were found.',
     albumsBySearch: 'Found by search',
+    save: 'Save to library',
+    saved: 'Saved',
+    saveFailed: 'Could not save “{name}” to your library.',
   },
   'zh-CN': {
     foundBySearch: '数据源没有提供这张专辑的歌曲列表，以下是搜索到的这张专辑的歌曲，可能不完整。',
@@ -13,5 +16,8 @@ export default {
     albums: '专辑',
     noAlbums: '没有找到这位歌手的专辑。',
     albumsBySearch: '通过搜索找到',
+    save: '收藏专辑',
+    saved: '已收藏',
+    saveFailed: '无法收藏“{name}”。',
   },
 }

@@ -1,0 +1,66 @@
+import type { Id, Playlist } from '@shared/api/models'
+import type { Handlers } from '../ipc/router'
+import {
+  albumDetail,
+  changePlaylistSongs,
+  createPlaylist,
+  likeAlbum,
+  savedAlbums,
+  subscribePlaylist,
+} from '../api/extensions'
+import type { CapabilityMemory } from '../capabilities'
+import type { ActiveCall } from '../sources/active'
+import { toRow } from '../catalog/paged'
+import type { LikedSongsService } from '../likes'
+
+type Channels = Extract<
+  keyof Handlers,
+  `account:${string}` | `albums:${string}` | `likes:${string}` | `capabilities:${string}`
+>
+
+/**
+ * What the active data source offers beyond the document, over IPC: album pages and saved albums,
+ * liked songs, and playlists kept in the user's account. Each extension goes through the capability
+ * memory, so a source that lacks one answers `unavailable` with words a person can act on.
+ */
+export function createExtensionHandlers(deps: {
+  call: ActiveCall
+  capabilities: CapabilityMemory
+  likes: LikedSongsService
+}): Pick<Handlers, Channels> {
+  const { call, capabilities } = deps
+  const addSongs = (id: Id, songIds: Id[]) =>
+    call((api, sid) =>
+      capabilities.use(sid, 'playlist-songs', () => changePlaylistSongs(api, id, songIds, 'add')),
+    )
+  return {
+    'capabilities:get': () => capabilities.get(),
+    'albums:detail': ({ id }) =>
+      call(async (api, sid) => {
+        const album = await capabilities.use(sid, 'album-detail', () => albumDetail(api, id))
+        return { ...album, type: 'album', songs: album.songs?.map(toRow) } satisfies Playlist
+      }),
+    'albums:saved': () => call((api, sid) => capabilities.use(sid, 'album-sublist', () => savedAlbums(api))),
+    'albums:save': ({ id, like }) =>
+      call((api, sid) => capabilities.use(sid, 'album-like', () => likeAlbum(api, id, like))),
+    'likes:state': () => deps.likes.state(),
+    'likes:refresh': () => deps.likes.refresh(),
+    'likes:song': ({ id }) => deps.likes.song(id),
+    'account:create-playlist': async ({ name, songIds }) => {
+      const created = await call((api, sid) =>
+        capabilities.use(sid, 'playlist-create', () => createPlaylist(api, name)),
+      )
+      if (songIds?.length) await addSongs(created.id, songIds)
+      return { ...created, size: songIds?.length ?? 0 }
+    },
+    'account:add-songs': ({ id, songIds }) => addSongs(id, songIds),
+    'account:remove-songs': ({ id, songIds }) =>
+      call((api, sid) =>
+        capabilities.use(sid, 'playlist-songs', () => changePlaylistSongs(api, id, songIds, 'remove')),
+      ),
+    'account:subscribe': ({ id, subscribe }) =>
+      call((api, sid) =>
+        capabilities.use(sid, 'playlist-subscribe', () => subscribePlaylist(api, id, subscribe)),
+      ),
+  }
+}
