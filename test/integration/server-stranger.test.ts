@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { DatabaseSync } from 'node:sqlite'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startDataSource, type DataSourceHandle, type DataSourceOptions } from '@server/index'
+import { OWNER_PASSPHRASE } from '../support/phone'
+
+/**
+ * The home data source tried as a determined stranger would (issue 25): on the same network, behind a
+ * proxy, or as another user of the same computer. Each test plays the attack and checks what it gets.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read field by field below
+type Envelope = { code: number; message: string; data: any }
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!()
+})
+
+/** A server of its own with a fresh data dir (removed after the test). */
+async function serve(options: Partial<DataSourceOptions> = {}, dataDir?: string) {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'cadence-stranger-'))
+  const server: DataSourceHandle = await startDataSource({
+    ownerPassphrase: OWNER_PASSPHRASE,
+    dataDir: dir,
+    port: 0,
+    demo: 20,
+    ...options,
+  })
+  let closed = false
+  const close = async () => {
+    if (closed) return
+    closed = true
+    await server.close()
+  }
+  cleanups.push(async () => {
+    await close()
+    if (!dataDir) rmSync(dir, { recursive: true, force: true })
+  })
+  const json = async (path: string, init?: RequestInit) => {
+    const res = await fetch(server.url + path, init)
+    return { status: res.status, body: (await res.json()) as Envelope }
+  }
+  return { server, dir, url: server.url, json, close }
+}
+
+describe('signed media URLs', () => {
+  it('refuses a signature with a character appended or its unused bits changed, and counts no play for it', async () => {
+    const { dir, url, json } = await serve()
+    let id = 0
+    let media = ''
+    for (let candidate = 1; candidate <= 20 && !media; candidate++) {
+      const detail = (await json(`/song/detail?id=${candidate}&br=128000`)).body.data
+      if (detail?.meta?.url) [id, media] = [candidate, detail.meta.url as string]
+    }
+    expect(media).toMatch(url)
+    const db = new DatabaseSync(join(dir, 'cadence.sqlite'), { readOnly: true })
+    cleanups.push(() => db.close())
+    const plays = () =>
+      (db.prepare('SELECT play_count AS n FROM songs WHERE id = ?').get(id) as { n: number }).n
+
+    const genuine = await fetch(media, { headers: { range: 'bytes=0-0' } })
+    expect(genuine.status).toBe(206)
+    await genuine.arrayBuffer()
+    const counted = plays()
+
+    const sig = new URL(media).searchParams.get('sig')!
+    // The last of 43 base64url characters carries 4 bits of the MAC and 2 unused ones.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+    const last = alphabet.indexOf(sig.at(-1)!)
+    const sameBits = alphabet[last ^ 1]
+    const forgeries = [`${sig}.`, `${sig}=`, `${sig}~`, `${sig}%20`, `${sig}!`, sig.slice(0, -1) + sameBits]
+    for (const forged of forgeries) {
+      const target = new URL(media)
+      target.searchParams.delete('sig')
+      const res = await fetch(`${target.href}&sig=${forged}`, { headers: { range: 'bytes=0-0' } })
+      expect(res.status, forged).toBe(403)
+      await res.arrayBuffer()
+    }
+    // A zero-padded expiry is the same number: not a new URL either.
+    const padded = media.replace(/exp=(\d+)/, 'exp=0$1')
+    const res = await fetch(padded, { headers: { range: 'bytes=0-0' } })
+    expect(res.status).toBe(403)
+    await res.arrayBuffer()
+    expect(plays()).toBe(counted)
+  })
+})
