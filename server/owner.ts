@@ -119,9 +119,15 @@ export function checkPassphrase(passphrase: string): void {
   }
 }
 
-/** Failed passphrase attempts per client address: `limit` per `windowMs`, then refused until it passes. */
+/**
+ * Failed passphrase attempts per client address: `limit` per `windowMs`, then refused until it passes. An
+ * attempt is admitted before its passphrase is hashed and counts against the limit while it is checked,
+ * so requests sent at once cannot all get past the limit before the first one has failed.
+ */
 export class AttemptLimiter {
   private readonly failures = new Map<string, number[]>()
+  /** Attempts admitted and still being checked, per client. */
+  private readonly checking = new Map<string, number>()
   constructor(
     private readonly limit = 5,
     private readonly windowMs = 10 * 60_000,
@@ -131,11 +137,25 @@ export class AttemptLimiter {
   /** Milliseconds until `client` may try again, or 0. */
   retryAfterMs(client: string, now = Date.now()): number {
     const recent = this.recent(client, now)
-    if (recent.length < this.limit) return 0
-    return recent[0] + this.windowMs - now
+    if (recent.length >= this.limit) return recent[0] + this.windowMs - now
+    // Attempts still being checked may all fail: wait for them (a few seconds at most).
+    if (recent.length + (this.checking.get(client) ?? 0) >= this.limit) return CHECKING_RETRY_MS
+    return 0
   }
 
+  /**
+   * Admits one attempt, before anything is hashed: 0 when admitted (it counts against the limit until
+   * `fail` or `succeed` settles it), else the milliseconds to wait.
+   */
+  admit(client: string, now = Date.now()): number {
+    const wait = this.retryAfterMs(client, now)
+    if (wait === 0) this.checking.set(client, (this.checking.get(client) ?? 0) + 1)
+    return wait
+  }
+
+  /** An attempt failed (settling an admitted one, if any). */
   fail(client: string, now = Date.now()): void {
+    this.settle(client)
     const recent = this.recent(client, now)
     recent.push(now)
     this.failures.delete(client)
@@ -145,9 +165,23 @@ export class AttemptLimiter {
     }
   }
 
+  /** An admitted attempt gave the right passphrase. */
+  succeed(client: string): void {
+    this.settle(client)
+  }
+
+  private settle(client: string): void {
+    const n = this.checking.get(client) ?? 0
+    if (n <= 1) this.checking.delete(client)
+    else this.checking.set(client, n - 1)
+  }
+
   private recent(client: string, now: number): number[] {
     const list = (this.failures.get(client) ?? []).filter((t) => t > now - this.windowMs)
     if (list.length === 0) this.failures.delete(client)
     return list
   }
 }
+
+/** Retry-After for a client whose admitted attempts are still being checked. */
+const CHECKING_RETRY_MS = 5_000

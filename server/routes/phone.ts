@@ -168,7 +168,8 @@ ${proof}
     const remembered = ctx.ownerProof.isRememberedDevice(cookieValue(req, DEVICE_COOKIE))
     if (!remembered) {
       const client = req.ip
-      const wait = ctx.attempts.retryAfterMs(client)
+      // Admitted before the slow hash, so requests sent at once all count against the limit.
+      const wait = ctx.attempts.admit(client)
       if (wait > 0) {
         const minutes = Math.ceil(wait / 60_000)
         reply.header('Retry-After', String(Math.ceil(wait / 1000)))
@@ -179,8 +180,14 @@ ${proof}
           `<h1>Too many attempts</h1><p>The passphrase was wrong too often from this device. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.</p>`,
         )
       }
-      if (!(await ctx.ownerProof.checkPassphrase(body.passphrase))) {
-        ctx.attempts.fail(client)
+      let right = false
+      try {
+        right = await ctx.ownerProof.checkPassphrase(body.passphrase)
+      } finally {
+        if (right) ctx.attempts.succeed(client)
+        else ctx.attempts.fail(client)
+      }
+      if (!right) {
         return form(
           reply,
           key,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startDataSource, type DataSourceHandle, type DataSourceOptions } from '@server/index'
+import { phoneFormToken } from '@main/core/auth/builtin-signin'
 import { OWNER_PASSPHRASE } from '../support/phone'
 
 /**
@@ -84,5 +85,44 @@ describe('signed media URLs', () => {
     expect(res.status).toBe(403)
     await res.arrayBuffer()
     expect(plays()).toBe(counted)
+  })
+})
+
+/** The phone page of a new code: the desktop's key, the page's address and a form token from it. */
+async function newCode(url: string, headers: Record<string, string> = {}) {
+  const get = async (path: string) =>
+    ((await (await fetch(url + path, { headers })).json()) as Envelope).data
+  const { unikey } = await get('/connect/qr/key')
+  const { qrurl } = await get(`/connect/qr/create?key=${unikey}&qrimg=false`)
+  const page = await (await fetch(qrurl, { headers })).text()
+  const token = phoneFormToken(page)!
+  return { unikey: unikey as string, qrurl: qrurl as string, token }
+}
+
+const postForm = (qrurl: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(qrurl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form).toString(),
+  })
+
+describe('guessing the owner passphrase', () => {
+  it('hashes at most five of 60 wrong passphrases sent at once from one address', async () => {
+    const { url } = await serve()
+    const { unikey, qrurl, token } = await newCode(url)
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        postForm(qrurl, { action: 'confirm', token, passphrase: `guess number ${i}` }).then(async (r) => {
+          await r.arrayBuffer()
+          return r.status
+        }),
+      ),
+    )
+    // Each 403 is a passphrase hashed and found wrong; a 429 was refused before any hashing.
+    const hashed = answers.filter((s) => s === 403).length
+    expect(hashed).toBe(5)
+    expect(answers.filter((s) => s === 429)).toHaveLength(55)
+    const check = (await (await fetch(`${url}/connect/qr/check?key=${unikey}`)).json()) as Envelope
+    expect(check.data).toEqual({ status: 1, cookie: '' })
   })
 })

@@ -215,6 +215,19 @@ describe('AttemptLimiter', () => {
     expect(limiter.retryAfterMs('10.0.0.9', 60_000)).toBe(0)
   })
 
+  it('counts attempts still being checked: a burst is admitted only up to the limit', () => {
+    const limiter = new AttemptLimiter(5, 60_000)
+    const admitted = Array.from({ length: 60 }, () => limiter.admit('10.0.0.7', 0)).filter((w) => w === 0)
+    expect(admitted).toHaveLength(5)
+    expect(limiter.admit('10.0.0.6', 0)).toBe(0)
+    // Four of them fail, one was right: one more may try; after a fifth failure none may.
+    for (let i = 0; i < 4; i++) limiter.fail('10.0.0.7', 1)
+    limiter.succeed('10.0.0.7')
+    expect(limiter.admit('10.0.0.7', 2)).toBe(0)
+    limiter.fail('10.0.0.7', 2)
+    expect(limiter.admit('10.0.0.7', 3)).toBe(60_000 - 2)
+  })
+
   it('keeps at most maxClients addresses, forgetting the least recent', () => {
     const limiter = new AttemptLimiter(1, 60_000, 2)
     limiter.fail('a', 0)
