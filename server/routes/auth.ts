@@ -5,7 +5,8 @@ import { TooManyKeys } from '../auth'
 import { boolParam, stringParam, type Params } from '../params'
 import type { Ctx } from '../context'
 
-export const phonePath = (unikey: string) => `/connect/qr/phone/${encodeURIComponent(unikey)}`
+/** The phone page: its address carries the key's phone code, which confirms but cannot poll. */
+export const phonePath = (phoneCode: string) => `/connect/qr/phone/${encodeURIComponent(phoneCode)}`
 
 export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
   app.get('/connect/qr/key', async (req, reply) => {
@@ -22,10 +23,11 @@ export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
     const q = req.query as Params
     const key = stringParam(q, 'key', true, 64)
     const withImage = boolParam(q, 'qrimg', true)
-    if (!ctx.qr.exists(key)) {
+    const phoneCode = ctx.qr.phoneCode(key)
+    if (phoneCode === undefined) {
       throw notFound('Unknown or expired QR key: request a new one from /connect/qr/key.')
     }
-    const qrurl = ctx.baseUrl(req) + phonePath(key)
+    const qrurl = ctx.baseUrl(req) + phonePath(phoneCode)
     const qrimg = withImage
       ? await QRCode.toDataURL(qrurl, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
       : ''

@@ -112,8 +112,11 @@ ${proof}
     )
   }
 
-  app.get('/connect/qr/phone/:key', async (req: FastifyRequest, reply) => {
-    const { key } = req.params as { key: string }
+  // The path carries the key's phone code (what the QR image shows), never the key the client polls with.
+  const keyOf = (req: FastifyRequest) => ctx.qr.keyForPhoneCode((req.params as { code: string }).code) ?? ''
+
+  app.get('/connect/qr/phone/:code', async (req: FastifyRequest, reply) => {
+    const key = keyOf(req)
     const status = ctx.qr.scan(key)
     if (status === -1) return expired(reply)
     if (status === 2) {
@@ -127,8 +130,8 @@ ${proof}
     return form(reply, key, ctx.ownerProof.isRememberedDevice(cookieValue(req, DEVICE_COOKIE)))
   })
 
-  app.post('/connect/qr/phone/:key', async (req, reply) => {
-    const { key } = req.params as { key: string }
+  app.post('/connect/qr/phone/:code', async (req, reply) => {
+    const key = keyOf(req)
     const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}
     if (!ctx.qr.exists(key)) return expired(reply)
     if (!sameOrigin(req) || !ctx.qr.formTokenMatches(key, body.token)) {

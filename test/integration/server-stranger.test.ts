@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startDataSource, type DataSourceHandle, type DataSourceOptions } from '@server/index'
 import { phoneFormToken } from '@main/core/auth/builtin-signin'
-import { OWNER_PASSPHRASE } from '../support/phone'
+import { OWNER_PASSPHRASE, confirmOnPhone } from '../support/phone'
 
 /**
  * The home data source tried as a determined stranger would (issue 25): on the same network, behind a
@@ -124,5 +124,40 @@ describe('guessing the owner passphrase', () => {
     expect(answers.filter((s) => s === 429)).toHaveLength(55)
     const check = (await (await fetch(`${url}/connect/qr/check?key=${unikey}`)).json()) as Envelope
     expect(check.data).toEqual({ status: 1, cookie: '' })
+  })
+})
+
+describe('whoever sees the QR code', () => {
+  it('cannot poll with what the code carries: the credential goes to the client that asked for the key', async () => {
+    const { url } = await serve()
+    const { unikey, qrurl } = await newCode(url)
+    // Everything in the code (a screen share, a photo, a log line): the URL and each part of it.
+    const seen = new URL(qrurl)
+    const parts = [...seen.pathname.split('/').filter(Boolean), ...seen.searchParams.values(), qrurl]
+    const spy = async () => {
+      const answers = []
+      for (const part of parts) {
+        const res = await fetch(`${url}/connect/qr/check?key=${encodeURIComponent(part)}`)
+        answers.push(((await res.json()) as Envelope).data)
+      }
+      return answers
+    }
+    for (const answer of await spy()) expect(answer?.cookie ?? '').toBe('')
+
+    // The owner confirms on the phone; the onlooker polls first, then the desktop.
+    expect((await confirmOnPhone(qrurl)).status).toBe(200)
+    for (const answer of await spy()) expect(answer?.cookie ?? '').toBe('')
+    const desktop = (await (await fetch(`${url}/connect/qr/check?key=${unikey}`)).json()) as Envelope
+    expect(desktop.data.status).toBe(2)
+    const status = await fetch(`${url}/connect/status`, { headers: { Token: desktop.data.cookie } })
+    expect(status.status).toBe(200)
+  })
+
+  it('cannot open the phone page with the key the desktop polls with', async () => {
+    const { url } = await serve()
+    const { unikey } = await newCode(url)
+    const page = await fetch(`${url}/connect/qr/phone/${unikey}`)
+    expect(page.status).toBe(410)
+    expect(await page.text()).not.toContain('name="token"')
   })
 })

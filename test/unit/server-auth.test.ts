@@ -127,6 +127,21 @@ describe('QrKeys', () => {
     expect(alive).toEqual(flood.slice(-MAX_PENDING_KEYS_PER_CLIENT))
   })
 
+  it('gives each key a phone code that finds the key but is no key itself, and forgets it with the key', () => {
+    const keys = new QrKeys()
+    const unikey = keys.create()
+    const code = keys.phoneCode(unikey) as string
+    expect(code).toMatch(/^[A-Za-z0-9_-]{20,}$/)
+    expect(code).not.toBe(unikey)
+    expect(keys.keyForPhoneCode(code)).toBe(unikey)
+    expect(keys.keyForPhoneCode(unikey)).toBeUndefined()
+    expect(keys.get(code)).toEqual({ status: -1, cookie: '' })
+    keys.confirm(unikey, () => 'c')
+    expect(keys.get(unikey)).toEqual({ status: 2, cookie: 'c' })
+    expect(keys.keyForPhoneCode(code)).toBeUndefined()
+    expect(keys.phoneCode(unikey)).toBeUndefined()
+  })
+
   it('accepts a phone-page POST only with the form token of the page served for that key', () => {
     const keys = new QrKeys()
     const unikey = keys.create()
