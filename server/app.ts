@@ -76,6 +76,11 @@ export async function buildApp(ctx: Ctx, logger: boolean): Promise<FastifyInstan
         `This data source does not answer to the name "${name}". If that is this server's name, start it with --public-name ${name.split(':')[0] || 'NAME'}.`,
       )
     }
+    // Just after a start with a new passphrase, credentials and remembered phones from before are being
+    // revoked: nothing that trusts them is answered until that is done (about 0.1 s).
+    if (!ctx.ownerProof.settled && (req.headers.token !== undefined || req.url.startsWith('/connect/'))) {
+      await ctx.ownerProof.ready()
+    }
   })
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff')

@@ -17,6 +17,8 @@ Options:
   --owner NAME              the owner's display name (default "Owner")
   --owner-passphrase P      the passphrase a phone must give to confirm a sign-in (at least 8 characters);
                             without it the stored one is kept, and the first start makes one and prints it
+  --sign-out-everywhere     revoke every credential and forget every remembered phone on this start (a new
+                            --owner-passphrase does the same by itself)
   --audio-cache-mb N        size quota of the synthesised demo-audio cache (default 512); least recently
                             used files are deleted past it
   --log                     log every request
@@ -75,6 +77,9 @@ export function parseArgs(argv: readonly string[]): ServerArgs {
       case '--owner-passphrase':
         opts.ownerPassphrase = value()
         checkPassphrase(opts.ownerPassphrase)
+        break
+      case '--sign-out-everywhere':
+        opts.signOutEverywhere = true
         break
       case '--audio-cache-mb':
         opts.audioCacheBytes = int() * 1024 * 1024

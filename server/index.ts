@@ -35,6 +35,11 @@ export interface DataSourceOptions {
    * without it the stored one is kept, and on the first start one is made (see `generatedPassphrase`).
    */
   ownerPassphrase?: string
+  /**
+   * Revoke every credential and forget every remembered phone on this start (`--sign-out-everywhere`); a
+   * changed `ownerPassphrase` does the same by itself.
+   */
+  signOutEverywhere?: boolean
   /** Size quota of the synthesised demo-audio cache in bytes (default 512 MB); the least recently used go. */
   audioCacheBytes?: number
   /** Further host names this server answers to (beside loopback, its addresses and `publicUrl`'s host). */
@@ -94,9 +99,15 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
     }
     db.exec('PRAGMA optimize')
 
-    const { proof, generated } = OwnerProof.open(db, opts.ownerPassphrase)
-    ownerProof = proof
     const credentials = new Credentials(db, opts.tokenTtlSeconds ?? 30 * 86400)
+    // A new passphrase signs every device out (and forgets the remembered phones).
+    const { proof, generated } = OwnerProof.open(db, opts.ownerPassphrase, () => credentials.expireAll())
+    ownerProof = proof
+    if (opts.signOutEverywhere) {
+      credentials.expireAll()
+      proof.forgetDevices()
+      log('signed every device out: every credential revoked, every remembered phone forgotten')
+    }
     const qr = new QrKeys()
     let serverUrl = ''
     const publicUrl = opts.publicUrl?.replace(/\/+$/, '')

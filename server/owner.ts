@@ -37,38 +37,65 @@ export function generatePassphrase(): string {
 }
 
 export class OwnerProof {
+  /** Whether the passphrase's hash is made and any change it brings applied (see `ready()`). */
+  settled = false
+
   private constructor(
     private readonly db: DB,
     /** The passphrase's hash: still being made for a moment after a start with a new passphrase. */
     private readonly hash: Promise<{ salt: Buffer; key: Buffer }>,
-  ) {}
+  ) {
+    void hash.then(
+      () => (this.settled = true),
+      () => (this.settled = true),
+    )
+  }
 
   /**
    * Sets up the owner passphrase: the given one replaces the stored hash; with none given the stored one is
    * kept, and when there is none yet a new passphrase is made and returned (once) so the caller can show it.
    *
-   * A new hash (scrypt, about 100 ms) is made off the start's path: the data source answers at once, and a
-   * passphrase check that comes first waits for it. `ready()` resolves once it is stored.
+   * A given passphrase that differs from the stored one is a change: the remembered phones are forgotten
+   * and `changed` runs (the caller revokes every credential), so a leaked passphrase, and whatever was
+   * signed in with it, stops working once the owner sets a new one.
+   *
+   * The hashes (scrypt, about 100 ms each) are made off the start's path: the data source answers at once;
+   * a passphrase check that comes first waits for them, and so must anything that trusts a credential or a
+   * remembered phone while `settled` is false. `ready()` resolves once all is stored.
    */
-  static open(db: DB, passphrase: string | undefined): { proof: OwnerProof; generated?: string } {
+  static open(
+    db: DB,
+    passphrase: string | undefined,
+    changed: () => void = () => undefined,
+  ): { proof: OwnerProof; generated?: string } {
     let generated: string | undefined
     let wanted = passphrase
     if (wanted !== undefined) checkPassphrase(wanted)
-    const stored = getMeta(db, PASSPHRASE_META)
+    const stored = parseStored(getMeta(db, PASSPHRASE_META))
     if (wanted === undefined && stored === undefined) wanted = generated = generatePassphrase()
     if (wanted !== undefined) {
-      const salt = randomBytes(16)
-      const hash = scryptAsync(wanted, salt).then((key) => {
+      const given = wanted
+      const hash = (async () => {
+        if (stored && timingSafeEqual(await scryptAsync(given, stored.salt), stored.key)) return stored
+        const salt = randomBytes(16)
+        const key = await scryptAsync(given, salt)
         setMeta(db, PASSPHRASE_META, `scrypt$${salt.toString('base64')}$${key.toString('base64')}`)
+        if (stored) {
+          db.prepare('DELETE FROM owner_devices').run()
+          changed()
+        }
         return { salt, key }
-      })
+      })()
       // A start that fails before anyone checks a passphrase must not leave an unhandled rejection.
       hash.catch(() => undefined)
       return { proof: new OwnerProof(db, hash), generated }
     }
-    const [, salt, key] = (stored as string).split('$')
-    const hash = { salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') }
-    return { proof: new OwnerProof(db, Promise.resolve(hash)) }
+    return { proof: new OwnerProof(db, Promise.resolve(stored!)) }
+  }
+
+  /** Forgets every remembered phone: each must give the passphrase again. */
+  forgetDevices(): void {
+    this.db.prepare('DELETE FROM owner_devices').run()
   }
 
   /** Resolves once the passphrase's hash is made and stored (before the database may close). */
@@ -108,6 +135,14 @@ export class OwnerProof {
     this.db.prepare('UPDATE owner_devices SET last_used_at = ? WHERE hash = ?').run(Date.now(), hash)
     return true
   }
+}
+
+/** The stored `scrypt$salt$key`, or undefined when there is none (or it is not one this code wrote). */
+function parseStored(value: string | undefined): { salt: Buffer; key: Buffer } | undefined {
+  const [kind, salt, key] = (value ?? '').split('$')
+  if (kind !== 'scrypt' || !salt || !key) return undefined
+  const parsed = { salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') }
+  return parsed.key.length === KEY_LENGTH ? parsed : undefined
 }
 
 export function checkPassphrase(passphrase: string): void {

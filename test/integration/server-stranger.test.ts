@@ -161,3 +161,59 @@ describe('whoever sees the QR code', () => {
     expect(await page.text()).not.toContain('name="token"')
   })
 })
+
+describe('a changed owner passphrase', () => {
+  /** Signs the owner in on a phone that is remembered: its cookie and the desktop's credential. */
+  async function signIn(url: string, passphrase: string) {
+    const { unikey, qrurl } = await newCode(url)
+    const confirmed = await confirmOnPhone(qrurl, { passphrase })
+    expect(confirmed.status).toBe(200)
+    const phone = confirmed.headers.get('set-cookie')!.split(';')[0]
+    const check = (await (await fetch(`${url}/connect/qr/check?key=${unikey}`)).json()) as Envelope
+    return { phone, credential: check.data.cookie as string }
+  }
+  const statusOf = (url: string, credential: string) =>
+    fetch(`${url}/connect/status`, { headers: { Token: credential } }).then((r) => r.status)
+
+  it('forgets remembered phones and signs every device out after a restart with a new one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cadence-stranger-change-'))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const first = await serve({ ownerPassphrase: 'the old passphrase' }, dir)
+    const old = await signIn(first.url, 'the old passphrase')
+    expect(await statusOf(first.url, old.credential)).toBe(200)
+    await first.close()
+
+    // The same passphrase again: nothing is forgotten.
+    const same = await serve({ ownerPassphrase: 'the old passphrase' }, dir)
+    expect(await statusOf(same.url, old.credential)).toBe(200)
+    await same.close()
+
+    const changed = await serve({ ownerPassphrase: 'a brand new passphrase' }, dir)
+    // At once after the start: the credential issued before is gone…
+    expect(await statusOf(changed.url, old.credential)).toBe(401)
+    // …and the phone remembered under the old passphrase confirms nothing.
+    const { unikey, qrurl } = await newCode(changed.url, { cookie: old.phone })
+    const page = await (await fetch(qrurl, { headers: { cookie: old.phone } })).text()
+    expect(page).toContain('name="passphrase"')
+    expect((await confirmOnPhone(qrurl, { cookie: old.phone, passphrase: null })).status).toBe(403)
+    expect((await confirmOnPhone(qrurl, { passphrase: 'the old passphrase' })).status).toBe(403)
+    const check = (await (await fetch(`${changed.url}/connect/qr/check?key=${unikey}`)).json()) as Envelope
+    expect(check.data.cookie).toBe('')
+    // The new passphrase works.
+    const fresh = await signIn(changed.url, 'a brand new passphrase')
+    expect(await statusOf(changed.url, fresh.credential)).toBe(200)
+  })
+
+  it('signs every device out when started with signOutEverywhere, keeping the passphrase', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cadence-stranger-signout-'))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const first = await serve({}, dir)
+    const old = await signIn(first.url, OWNER_PASSPHRASE)
+    await first.close()
+    const again = await serve({ signOutEverywhere: true, ownerPassphrase: undefined }, dir)
+    expect(await statusOf(again.url, old.credential)).toBe(401)
+    const { qrurl } = await newCode(again.url)
+    expect((await confirmOnPhone(qrurl, { cookie: old.phone, passphrase: null })).status).toBe(403)
+    expect((await signIn(again.url, OWNER_PASSPHRASE)).credential).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  })
+})

@@ -194,6 +194,24 @@ describe('OwnerProof', () => {
     expect(await replaced.proof.checkPassphrase('a new passphrase')).toBe(true)
   })
 
+  it('on a changed passphrase forgets the remembered phones and says so; the same one changes nothing', async () => {
+    const first = OwnerProof.open(db, 'the first passphrase')
+    await first.proof.ready()
+    const phone = first.proof.rememberDevice()
+    const changed = vi.fn()
+    const same = OwnerProof.open(db, 'the first passphrase', changed)
+    expect(same.proof.settled).toBe(false)
+    await same.proof.ready()
+    expect(same.proof.settled).toBe(true)
+    expect(changed).not.toHaveBeenCalled()
+    expect(same.proof.isRememberedDevice(phone)).toBe(true)
+    const next = OwnerProof.open(db, 'the second passphrase', changed)
+    await next.proof.ready()
+    expect(changed).toHaveBeenCalledTimes(1)
+    expect(next.proof.isRememberedDevice(phone)).toBe(false)
+    expect(await next.proof.checkPassphrase('the first passphrase')).toBe(false)
+  })
+
   it('refuses a passphrase shorter than eight characters', async () => {
     expect(() => OwnerProof.open(db, 'short')).toThrow(/at least 8/)
   })
