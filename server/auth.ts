@@ -20,6 +20,16 @@ export interface UserRow {
 
 const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex')
 
+/** The stored hash of the credential in a `Token` header value, or undefined when it cannot be one. */
+function credentialHash(header: unknown): string | undefined {
+  if (typeof header !== 'string' || header.length === 0 || header.length > MAX_TOKEN_LENGTH) return undefined
+  let value = header.trim()
+  const bearer = /^bearer\s+/i.exec(value)
+  if (bearer) value = value.slice(bearer[0].length).trim()
+  if (!/^[A-Za-z0-9_-]{20,200}$/.test(value)) return undefined
+  return sha256(value)
+}
+
 /** Credentials: 32 random bytes (base64url); only their SHA-256 is stored. */
 export class Credentials {
   private readonly insert
@@ -51,12 +61,21 @@ export class Credentials {
 
   /** The user behind a `Token` header value (raw credential or `Bearer <credential>`), or null. */
   verify(header: unknown): UserRow | null {
-    if (typeof header !== 'string' || header.length === 0 || header.length > MAX_TOKEN_LENGTH) return null
-    let value = header.trim()
-    const bearer = /^bearer\s+/i.exec(value)
-    if (bearer) value = value.slice(bearer[0].length).trim()
-    if (!/^[A-Za-z0-9_-]{20,200}$/.test(value)) return null
-    return (this.lookup.get(sha256(value), Date.now()) as UserRow | undefined) ?? null
+    const hash = credentialHash(header)
+    if (hash === undefined) return null
+    return (this.lookup.get(hash, Date.now()) as UserRow | undefined) ?? null
+  }
+
+  /** Revokes the credential in a `Token` header value (logout); its user, or null when it was not valid. */
+  revoke(header: unknown): UserRow | null {
+    const user = this.verify(header)
+    if (user) this.db.prepare('DELETE FROM tokens WHERE hash = ?').run(credentialHash(header) as string)
+    return user
+  }
+
+  /** Revokes every credential of one user (signs every device out). */
+  revokeUser(userId: number): void {
+    this.db.prepare('DELETE FROM tokens WHERE user_id = ?').run(userId)
   }
 
   expireAll(): void {

@@ -44,4 +44,27 @@ export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
     if (!user) throw loginRequired()
     return ok(ctx.catalog.userJson(ctx.baseUrl(req), user))
   })
+
+  // An extension (the spec names no logout): revokes the credential the request carries, or with
+  // `all=true` every credential of its user (and, for the owner, every remembered phone).
+  app.post('/connect/logout', async (req) => {
+    const body =
+      req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Params) : {}
+    const everywhere = boolParam({ ...(req.query as Params), ...body }, 'all', false)
+    const header = req.headers.token
+    const user = ctx.credentials.revoke(Array.isArray(header) ? header[0] : header)
+    if (!user) throw loginRequired()
+    if (everywhere) {
+      ctx.credentials.revokeUser(user.id)
+      if (user.is_owner) ctx.ownerProof.forgetDevices()
+    }
+    return ok({ loggedOut: true, everywhere })
+  })
+  app.route({
+    method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+    url: '/connect/logout',
+    handler: async () => {
+      throw new ApiError(405, 'Use POST for /connect/logout (with the Token header to revoke).')
+    },
+  })
 }

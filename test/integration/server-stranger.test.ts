@@ -217,3 +217,36 @@ describe('a changed owner passphrase', () => {
     expect((await signIn(again.url, OWNER_PASSPHRASE)).credential).toMatch(/^[A-Za-z0-9_-]{43}$/)
   })
 })
+
+describe('signing out', () => {
+  async function signIn(url: string) {
+    const { unikey, qrurl } = await newCode(url)
+    expect((await confirmOnPhone(qrurl)).status).toBe(200)
+    const check = (await (await fetch(`${url}/connect/qr/check?key=${unikey}`)).json()) as Envelope
+    return check.data.cookie as string
+  }
+  const statusOf = (url: string, credential: string) =>
+    fetch(`${url}/connect/status`, { headers: { Token: credential } }).then((r) => r.status)
+
+  it('POST /connect/logout revokes the credential it carries, and only that one', async () => {
+    const { url, json } = await serve()
+    const laptop = await signIn(url)
+    const desktop = await signIn(url)
+    const out = await json('/connect/logout', { method: 'POST', headers: { Token: `Bearer ${laptop}` } })
+    expect(out).toMatchObject({ status: 200, body: { code: 0 } })
+    // Someone who kept a copy of the logged-out credential gets nothing with it.
+    expect(await statusOf(url, laptop)).toBe(401)
+    expect((await json('/connect/logout', { method: 'POST', headers: { Token: laptop } })).status).toBe(401)
+    expect(await statusOf(url, desktop)).toBe(200)
+    expect((await json('/connect/logout', { method: 'GET', headers: { Token: desktop } })).status).toBe(405)
+    expect(await statusOf(url, desktop)).toBe(200)
+  })
+
+  it('POST /connect/logout?all=true signs every device of that user out', async () => {
+    const { url, json } = await serve()
+    const credentials = [await signIn(url), await signIn(url), await signIn(url)]
+    const out = await json('/connect/logout?all=true', { method: 'POST', headers: { Token: credentials[0] } })
+    expect(out.body.code).toBe(0)
+    for (const credential of credentials) expect(await statusOf(url, credential)).toBe(401)
+  })
+})
