@@ -181,7 +181,7 @@ export function createApiClient(options: ApiClientOptions) {
   let searchController: AbortController | undefined
 
   interface Call<T extends z.ZodType> {
-    method?: 'GET' | 'PUT'
+    method?: 'GET' | 'PUT' | 'POST'
     path: string
     query?: Record<string, string | number | boolean | undefined>
     schema: T
@@ -424,6 +424,12 @@ export function createApiClient(options: ApiClientOptions) {
       request({ path: '/connect/qr/check', query: { key }, schema: qrStatusSchema, ...o }),
     loginStatus: (o: RequestOptions = {}) =>
       request({ path: '/connect/status', schema: loginStatusSchema, ...o }),
+    /**
+     * Revokes the credential on the server (`POST /connect/logout`): an extension the reference server
+     * has; a source without it answers 404.
+     */
+    logout: (o: RequestOptions = {}) =>
+      request({ method: 'POST', path: '/connect/logout', schema: z.unknown(), ...o }),
 
     userPlaylists: (uid: Id, page: { limit?: number; offset?: number } = {}, o: RequestOptions = {}) =>
       request({ path: '/playlist/list', query: { uid, ...page }, schema: playlistList, cache: true, ...o }),
