@@ -90,8 +90,7 @@ describe('signed media URLs', () => {
 
 /** The phone page of a new code: the desktop's key, the page's address and a form token from it. */
 async function newCode(url: string, headers: Record<string, string> = {}) {
-  const get = async (path: string) =>
-    ((await (await fetch(url + path, { headers })).json()) as Envelope).data
+  const get = async (path: string) => ((await (await fetch(url + path, { headers })).json()) as Envelope).data
   const { unikey } = await get('/connect/qr/key')
   const { qrurl } = await get(`/connect/qr/create?key=${unikey}&qrimg=false`)
   const page = await (await fetch(qrurl, { headers })).text()
