@@ -46,9 +46,18 @@ function clientErrorHandler(error: Error & { code?: string }, socket: Socket): v
   )
 }
 
-export async function buildApp(ctx: Ctx, logger: boolean): Promise<FastifyInstance> {
+export interface AppOptions {
+  logger: boolean
+  /** Proxies (addresses, CIDR ranges) whose X-Forwarded-For gives `req.ip`; empty: the socket's address. */
+  trustProxy: readonly string[]
+}
+
+export async function buildApp(ctx: Ctx, { logger, trustProxy }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
+    // Only the proxies named: anyone else's X-Forwarded-For is ignored (it would let a stranger pick the
+    // address the attempt limits count).
+    trustProxy: trustProxy.length > 0 ? [...trustProxy] : false,
     bodyLimit: BODY_LIMIT,
     // Large enough that an oversized Token header reaches us and gets a proper envelope.
     http: { maxHeaderSize: MAX_HEADER_SIZE },

@@ -1,4 +1,5 @@
 import type { DataSourceOptions } from './index'
+import { isIP } from 'node:net'
 import { checkPassphrase } from './owner'
 
 export const USAGE = `Usage: npm run serve -- [options]
@@ -21,6 +22,9 @@ Options:
                             --owner-passphrase does the same by itself)
   --audio-cache-mb N        size quota of the synthesised demo-audio cache (default 512); least recently
                             used files are deleted past it
+  --trust-proxy ADDR        a reverse proxy in front of this server whose X-Forwarded-For to believe: an
+                            address or CIDR range (repeatable or comma-separated); without it every client
+                            behind the proxy has the proxy's address
   --log                     log every request
   --help                    print this help
 `
@@ -84,6 +88,9 @@ export function parseArgs(argv: readonly string[]): ServerArgs {
       case '--audio-cache-mb':
         opts.audioCacheBytes = int() * 1024 * 1024
         break
+      case '--trust-proxy':
+        opts.trustProxy = [...(opts.trustProxy ?? []), ...proxyList(value())]
+        break
       case '--log':
         opts.logger = true
         break
@@ -96,4 +103,28 @@ export function parseArgs(argv: readonly string[]): ServerArgs {
     }
   }
   return opts
+}
+
+/** `--trust-proxy`'s value: addresses or CIDR ranges, comma-separated; anything else is refused. */
+function proxyList(value: string): string[] {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/')
+    const family = isIP(address)
+    const maxBits = family === 6 ? 128 : 32
+    if (
+      family === 0 ||
+      extra !== undefined ||
+      (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > maxBits))
+    ) {
+      throw new Error(
+        `--trust-proxy needs IP addresses or CIDR ranges (e.g. 127.0.0.1 or 10.0.0.0/8), got "${entry}"`,
+      )
+    }
+  }
+  if (entries.length === 0) throw new Error('--trust-proxy needs an address')
+  return entries
 }

@@ -44,6 +44,12 @@ export interface DataSourceOptions {
   audioCacheBytes?: number
   /** Further host names this server answers to (beside loopback, its addresses and `publicUrl`'s host). */
   publicNames?: string[]
+  /**
+   * Reverse proxies whose `X-Forwarded-For` is believed (`--trust-proxy`): addresses or CIDR ranges. Requests
+   * through them are limited by the client address the proxy reports; from anyone else the header is ignored.
+   * Default none.
+   */
+  trustProxy?: string[]
   /** Fastify request logging. Default off. */
   logger?: boolean
 }
@@ -140,7 +146,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       },
       log,
     }
-    const app = await buildApp(ctx, opts.logger ?? false)
+    const app = await buildApp(ctx, { logger: opts.logger ?? false, trustProxy: opts.trustProxy ?? [] })
     await app.listen({ host, port: opts.port ?? 0 })
     const address = app.server.address()
     const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0)

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
 import { DatabaseSync } from 'node:sqlite'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startDataSource, type DataSourceHandle, type DataSourceOptions } from '@server/index'
+import { parseArgs, USAGE } from '@server/args'
 import { phoneFormToken } from '@main/core/auth/builtin-signin'
 import { OWNER_PASSPHRASE, confirmOnPhone } from '../support/phone'
 
@@ -247,5 +249,86 @@ describe('signing out', () => {
     const out = await json('/connect/logout?all=true', { method: 'POST', headers: { Token: credentials[0] } })
     expect(out.body.code).toBe(0)
     for (const credential of credentials) expect(await statusOf(url, credential)).toBe(401)
+  })
+})
+
+/** A request from a given local address (127.0.0.2 is this machine too, seen as another client). */
+function requestFrom(
+  localAddress: string,
+  target: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      target,
+      { method: options.method ?? 'GET', headers: options.headers, localAddress },
+      (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode ?? 0))
+      },
+    )
+    req.on('error', reject)
+    req.end(options.body)
+  })
+}
+
+describe('behind a reverse proxy', () => {
+  const form = (token: string, passphrase: string) =>
+    new URLSearchParams({ action: 'confirm', token, passphrase }).toString()
+  const formHeaders = (forwardedFor: string) => ({
+    'content-type': 'application/x-www-form-urlencoded',
+    'x-forwarded-for': forwardedFor,
+  })
+
+  it('limits each client behind a trusted proxy by its own address, so a stranger cannot lock the owner out', async () => {
+    // The proxy is on this machine (127.0.0.1) and forwards strangers and the owner alike.
+    const { url } = await serve({ trustProxy: ['127.0.0.1'] })
+    const { unikey, qrurl } = await newCode(url)
+    const attempt = async (forwardedFor: string, passphrase: string) => {
+      const token = phoneFormToken(await (await fetch(qrurl)).text())!
+      const res = await fetch(qrurl, {
+        method: 'POST',
+        headers: formHeaders(forwardedFor),
+        body: form(token, passphrase),
+      })
+      await res.arrayBuffer()
+      return res.status
+    }
+    for (let i = 0; i < 5; i++) expect(await attempt('203.0.113.7', `wrong ${i}`)).toBe(403)
+    expect(await attempt('203.0.113.7', 'wrong 5')).toBe(429)
+    expect(await attempt('192.168.1.10', OWNER_PASSPHRASE)).toBe(200)
+    const check = (await (await fetch(`${url}/connect/qr/check?key=${unikey}`)).json()) as Envelope
+    expect(check.data.status).toBe(2)
+  })
+
+  it('believes X-Forwarded-For only from the proxies it was told to trust', async () => {
+    const { url } = await serve({ trustProxy: ['127.0.0.1'] })
+    const { qrurl } = await newCode(url)
+    // A stranger talking to the server directly (127.0.0.2) invents a new address for every guess.
+    const guess = async (i: number) => {
+      const page = await (await fetch(qrurl)).text()
+      return requestFrom('127.0.0.2', qrurl, {
+        method: 'POST',
+        headers: formHeaders(`198.51.100.${i}`),
+        body: form(phoneFormToken(page)!, `wrong ${i}`),
+      })
+    }
+    const answers = []
+    for (let i = 0; i < 7; i++) answers.push(await guess(i))
+    expect(answers).toEqual([403, 403, 403, 403, 403, 429, 429])
+  })
+})
+
+describe('--trust-proxy', () => {
+  it('takes addresses and CIDR ranges, repeated or comma-separated, and refuses anything else', () => {
+    expect(parseArgs(['--trust-proxy', '127.0.0.1', '--trust-proxy=10.0.0.0/8,::1']).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+    ])
+    for (const bad of ['proxy.lan', '10.0.0.0/33', '*', '', '10.0.0.1/8/2']) {
+      expect(() => parseArgs(['--trust-proxy', bad]), bad).toThrow(/--trust-proxy/)
+    }
+    expect(USAGE).toContain('--trust-proxy')
   })
 })
