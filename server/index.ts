@@ -7,7 +7,7 @@ import { AudioStore } from './audio/store'
 import { MediaSigner } from './signing'
 import { generateDemo } from './demo'
 import { importLibrary } from './library/import'
-import { buildApp } from './app'
+import { buildApp, type Timeouts } from './app'
 import { hostAllowList } from './hosts'
 import { AttemptLimiter, OwnerProof } from './owner'
 import type { Ctx } from './context'
@@ -50,6 +50,10 @@ export interface DataSourceOptions {
    * Default none.
    */
   trustProxy?: string[]
+  /** How long a client may take to send headers, a request, or nothing at all (`DEFAULT_TIMEOUTS`). */
+  timeouts?: Partial<Timeouts>
+  /** Open connections per client address (`MAX_CONNECTIONS_PER_CLIENT`). */
+  maxConnectionsPerClient?: number
   /** Fastify request logging. Default off. */
   logger?: boolean
 }
@@ -146,7 +150,12 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       },
       log,
     }
-    const app = await buildApp(ctx, { logger: opts.logger ?? false, trustProxy: opts.trustProxy ?? [] })
+    const app = await buildApp(ctx, {
+      logger: opts.logger ?? false,
+      trustProxy: opts.trustProxy ?? [],
+      timeouts: opts.timeouts,
+      maxConnectionsPerClient: opts.maxConnectionsPerClient,
+    })
     await app.listen({ host, port: opts.port ?? 0 })
     const address = app.server.address()
     const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0)

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
+import { connect, type Socket } from 'node:net'
 import { DatabaseSync } from 'node:sqlite'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -111,18 +112,41 @@ describe('guessing the owner passphrase', () => {
   it('hashes at most five of 60 wrong passphrases sent at once from one address', async () => {
     const { url } = await serve()
     const { unikey, qrurl, token } = await newCode(url)
-    const answers = await Promise.all(
-      Array.from({ length: 60 }, (_, i) =>
-        postForm(qrurl, { action: 'confirm', token, passphrase: `guess number ${i}` }).then(async (r) => {
-          await r.arrayBuffer()
-          return r.status
-        }),
+    const target = new URL(qrurl)
+    // 60 connections opened first, then every request written in the same turn: "at once".
+    const sockets = await Promise.all(
+      Array.from(
+        { length: 60 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket = connect(Number(target.port), target.hostname, () => resolve(socket))
+          }),
       ),
     )
-    // Each 403 is a passphrase hashed and found wrong; a 429 was refused before any hashing.
-    const hashed = answers.filter((s) => s === 403).length
-    expect(hashed).toBe(5)
-    expect(answers.filter((s) => s === 429)).toHaveLength(55)
+    const answers = await Promise.all(
+      sockets.map((socket, i) => {
+        const body = new URLSearchParams({
+          action: 'confirm',
+          token,
+          passphrase: `guess number ${i}`,
+        }).toString()
+        return new Promise<string>((resolve) => {
+          let text = ''
+          socket.on('data', (chunk) => (text += chunk.toString('utf8')))
+          socket.on('close', () => resolve(text))
+          socket.write(
+            `POST ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: close\r\n` +
+              `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+          )
+        })
+      }),
+    )
+    // A passphrase hashed and found wrong says so; a 429 was refused before any hashing.
+    const hashed = answers.filter((a) => a.includes('That passphrase is not right')).length
+    const refused = answers.filter((a) => a.startsWith('HTTP/1.1 429')).length
+    expect(hashed).toBeGreaterThan(0)
+    expect(hashed).toBeLessThanOrEqual(5)
+    expect(refused).toBeGreaterThan(0)
     const check = (await (await fetch(`${url}/connect/qr/check?key=${unikey}`)).json()) as Envelope
     expect(check.data).toEqual({ status: 1, cookie: '' })
   })
@@ -331,4 +355,146 @@ describe('--trust-proxy', () => {
     }
     expect(USAGE).toContain('--trust-proxy')
   })
+})
+
+/**
+ * A raw connection that sends `head`, then one byte of `trickle` every `everyMs` until the server closes
+ * it. Resolves with what the server answered (its status line, or '' when it just closed) and how many
+ * bytes of the trickle were sent before that.
+ */
+function trickle(url: string, head: string, body: string, everyMs: number) {
+  const { hostname, port } = new URL(url)
+  return new Promise<{ answer: string; sent: number }>((resolve, reject) => {
+    let sent = 0
+    let answer = ''
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(head)
+      const timer = setInterval(() => {
+        if (sent >= body.length || socket.destroyed) return clearInterval(timer)
+        socket.write(body[sent++])
+      }, everyMs)
+      socket.on('close', () => {
+        clearInterval(timer)
+        resolve({ answer, sent })
+      })
+    })
+    socket.on('data', (chunk) => (answer ||= chunk.toString('latin1').split('\r\n')[0]))
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') reject(error)
+    })
+  })
+}
+
+describe('slow requests', () => {
+  const timeouts = { headersMs: 1000, requestMs: 2000, idleMs: 2000, keepAliveMs: 1000 }
+
+  it('cuts off a body that trickles in, headers that trickle in, and a connection left idle', async () => {
+    const { url } = await serve({ timeouts })
+    const host = new URL(url).host
+    // 60 bytes at one every 300 ms would take 18 s; the request timeout ends it first.
+    const body = await trickle(
+      url,
+      `POST /connect/logout HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n`,
+      `{"all":${' '.repeat(52)}}`,
+      300,
+    )
+    expect(body.answer).toBe('HTTP/1.1 408 Request Timeout')
+    expect(body.sent).toBeLessThan(60)
+
+    const headers = await trickle(
+      url,
+      `GET /health HTTP/1.1\r\nHost: ${host}\r\n`,
+      'X-Slow: ' + 'a'.repeat(52),
+      300,
+    )
+    expect(headers.answer).toBe('HTTP/1.1 408 Request Timeout')
+    expect(headers.sent).toBeLessThan(60)
+
+    // A kept-alive connection after its answer: closed once idle, not held for the next request.
+    const idle = await trickle(url, `GET /health HTTP/1.1\r\nHost: ${host}\r\n\r\n`, '', 300)
+    expect(idle.answer).toBe('HTTP/1.1 200 OK')
+  })
+
+  it('ends answers their client stopped reading, once the connection has been silent', async () => {
+    // A lossless file made first (synthesis takes longer than this test's idle timeout), then served.
+    const dir = mkdtempSync(join(tmpdir(), 'cadence-stranger-stall-'))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    const maker = await serve({}, dir)
+    let id = 0
+    for (let candidate = 1; candidate <= 20 && !id; candidate++) {
+      if ((await maker.json(`/song/detail?id=${candidate}&br=1411200`)).body.data?.meta?.url) id = candidate
+    }
+    await maker.close()
+    const { json } = await serve({ timeouts }, dir)
+    const meta = (await json(`/song/detail?id=${id}&br=1411200`)).body.data.meta
+    const [media, size] = [meta.url as string, meta.size as number]
+    const target = new URL(media)
+    // Forty answers asked for at once (pipelined), 60 MB or more: more than the socket buffers hold
+    // (loopback may buffer 32 MB on the receiving side), so they stall.
+    const asked = 40
+    const request = `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\n\r\n`
+    const received = await new Promise<number>((resolve, reject) => {
+      let received = 0
+      const socket = connect(Number(target.port), target.hostname, () => socket.write(request.repeat(asked)))
+      socket.once('data', () => {
+        // The attack: stop reading, then take what is left. Node lets a write that is still moving
+        // run one more idle period, so the pause outlasts two.
+        socket.pause()
+        setTimeout(() => socket.resume(), 2 * timeouts.idleMs + 2000)
+      })
+      socket.on('data', (chunk) => {
+        received += chunk.length
+        if (received >= asked * size) socket.end()
+      })
+      socket.on('close', () => resolve(received))
+      socket.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ECONNRESET') reject(error)
+      })
+    })
+    expect(size).toBeGreaterThan(1_000_000)
+    expect(received).toBeGreaterThan(0)
+    expect(received).toBeLessThan(asked * size)
+  })
+
+  it('keeps at most 64 connections from one address, with the default timeouts, and answers another client meanwhile', async () => {
+    const { url } = await serve()
+    const { hostname, port } = new URL(url)
+    const closedBy: Array<'server-at-once' | 'server-later'> = []
+    let connected = 0
+    const sockets = await Promise.all(
+      Array.from(
+        { length: 200 },
+        () =>
+          new Promise<Socket>((resolve, reject) => {
+            const socket = connect(Number(port), hostname, () => resolve(socket))
+            socket.on('error', (error: NodeJS.ErrnoException) => {
+              if (error.code !== 'ECONNRESET') reject(error)
+            })
+          }),
+      ),
+    )
+    connected = sockets.length
+    expect(connected).toBe(200)
+    // Another client, on another address, is answered while they sit there.
+    expect(await requestFrom('127.0.0.2', `${url}/health`)).toBe(200)
+    // Every idle connection ends, and the server says which: dropped at once, or timed out waiting for headers.
+    await Promise.all(
+      sockets.map(
+        (socket) =>
+          new Promise<void>((resolve) => {
+            let answered = false
+            socket.on('data', () => (answered = true))
+            const done = () => {
+              closedBy.push(answered ? 'server-later' : 'server-at-once')
+              resolve()
+            }
+            if (socket.destroyed || socket.readyState === 'closed') done()
+            else socket.on('close', done)
+          }),
+      ),
+    )
+    const kept = closedBy.filter((c) => c === 'server-later').length
+    expect(kept).toBeLessThanOrEqual(64)
+    expect(kept).toBeGreaterThan(0)
+  }, 40_000)
 })
