@@ -9,6 +9,7 @@ import { generateDemo } from './demo'
 import { importLibrary } from './library/import'
 import { buildApp, type Timeouts } from './app'
 import { hostAllowList } from './hosts'
+import { secureDataDir } from './data-dir'
 import { AttemptLimiter, OwnerProof } from './owner'
 import type { Ctx } from './context'
 
@@ -83,6 +84,12 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
     if (opts.logger) process.stderr.write(`[cadence-server] ${message}\n`)
   }
   const warn = (message: string) => process.stderr.write(`[cadence-server] ${message}\n`)
+  const { notPrivate } = secureDataDir(opts.dataDir)
+  if (notPrivate.length > 0) {
+    warn(
+      `could not make ${notPrivate.length} path(s) in the data dir private to this user, e.g. ${notPrivate[0]}`,
+    )
+  }
   const db = openDatabase(opts.dataDir)
   let ownerProof: OwnerProof | undefined
   try {

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { DB } from '../db/open'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../data-dir'
 import { DEMO_FORMATS } from './formats'
 import { synthesizeWav, type SongSound } from './synth'
 
@@ -160,7 +161,7 @@ export class AudioStore {
     private readonly synth: Synthesizer = createWorkerSynthesizer(),
   ) {
     this.dir = join(dataDir, 'audio')
-    mkdirSync(this.dir, { recursive: true })
+    mkdirSync(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE })
     const files = readdirSync(this.dir)
       .filter((name) => name.endsWith('.wav'))
       .map((name) => ({ name, st: statSync(join(this.dir, name)) }))
@@ -239,7 +240,7 @@ export class AudioStore {
     )
     const md5 = createHash('md5').update(bytes).digest('hex')
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`
-    await writeFile(tmp, bytes)
+    await writeFile(tmp, bytes, { mode: PRIVATE_FILE_MODE })
     renameSync(tmp, path)
     this.saveMd5.run(md5, bytes.length, songId, bitrate)
     this.remember(name, bytes.length)

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { DatabaseSync } from 'node:sqlite'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startDataSource, type DataSourceHandle, type DataSourceOptions } from '@server/index'
 import { parseArgs, USAGE } from '@server/args'
@@ -497,4 +498,96 @@ describe('slow requests', () => {
     expect(kept).toBeLessThanOrEqual(64)
     expect(kept).toBeGreaterThan(0)
   }, 40_000)
+})
+
+/** Every file and folder under `dir` with its permission bits. */
+function modes(dir: string): Array<{ path: string; mode: string; folder: boolean }> {
+  const found: Array<{ path: string; mode: string; folder: boolean }> = []
+  const walk = (path: string) => {
+    const st = lstatSync(path)
+    found.push({
+      path: path.slice(dir.length) || '/',
+      mode: (st.mode & 0o777).toString(8),
+      folder: st.isDirectory(),
+    })
+    if (st.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name))
+  }
+  walk(dir)
+  return found
+}
+
+describe('other users of the same computer', () => {
+  /** The data source started the way a person starts it, from a shell whose umask is 022. */
+  async function startWithUmask022(dataDir: string) {
+    const child = spawn(
+      '/bin/sh',
+      [
+        '-c',
+        'umask 022 && exec "$@"',
+        'sh',
+        process.execPath,
+        '--import',
+        'tsx',
+        'server/cli.ts',
+        ...['--port', '0', '--data', dataDir, '--demo', '20', '--owner-passphrase', OWNER_PASSPHRASE],
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    let out = ''
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString()
+        const m = /Listening on (http:\/\/\S+)/.exec(out)
+        if (m) resolve(m[1])
+      })
+      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()))
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)))
+    })
+    const stop = async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise((resolve) => child.on('exit', resolve))
+      child.kill('SIGTERM')
+      await exited
+    }
+    cleanups.push(stop)
+    return { url, stop }
+  }
+
+  it('keeps every file in the data dir 0600 and every folder 0700, under a umask of 022', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'cadence-stranger-umask-')), 'data')
+    cleanups.push(() => rmSync(dirname(dir), { recursive: true, force: true }))
+    const expectPrivate = () => {
+      const found = modes(dir)
+      const names = found.map((f) => f.path)
+      // The database with its WAL and shared memory, the media secret, made audio.
+      for (const name of [
+        '/cadence.sqlite',
+        '/cadence.sqlite-wal',
+        '/cadence.sqlite-shm',
+        '/secret.key',
+        '/audio',
+      ]) {
+        expect(names).toContain(name)
+      }
+      expect(names.some((n) => n.endsWith('.wav'))).toBe(true)
+      for (const f of found) expect(`${f.path} ${f.mode}`).toBe(`${f.path} ${f.folder ? '700' : '600'}`)
+    }
+    const play = async (url: string) => {
+      for (let id = 1; id <= 20; id++) {
+        const detail = (await (await fetch(`${url}/song/detail?id=${id}&br=128000`)).json()) as Envelope
+        if (detail.data?.meta?.url) return
+      }
+    }
+    const first = await startWithUmask022(dir)
+    await play(first.url)
+    expectPrivate()
+    await first.stop()
+
+    // A data dir an earlier version left readable by everyone is made private on the next start.
+    for (const f of modes(dir)) chmodSync(join(dir, f.path), f.folder ? 0o755 : 0o644)
+    const second = await startWithUmask022(dir)
+    await play(second.url)
+    expectPrivate()
+    await second.stop()
+  }, 60_000)
 })
