@@ -18,6 +18,8 @@ Options:
   --owner NAME              the owner's display name (default "Owner")
   --owner-passphrase P      the passphrase a phone must give to confirm a sign-in (at least 8 characters);
                             without it the stored one is kept, and the first start makes one and prints it
+  --anonymous-audio-mb N    demo audio made for requests without a login, in all per start (default 48); past
+                            it they are asked to sign in for songs not made yet
   --sign-out-everywhere     revoke every credential and forget every remembered phone on this start (a new
                             --owner-passphrase does the same by itself)
   --audio-cache-mb N        size quota of the synthesised demo-audio cache (default 512); least recently
@@ -84,6 +86,9 @@ export function parseArgs(argv: readonly string[]): ServerArgs {
         break
       case '--sign-out-everywhere':
         opts.signOutEverywhere = true
+        break
+      case '--anonymous-audio-mb':
+        opts.anonymousAudioBytes = int() * 1024 * 1024
         break
       case '--audio-cache-mb':
         opts.audioCacheBytes = int() * 1024 * 1024

@@ -43,6 +43,11 @@ export interface DataSourceOptions {
   signOutEverywhere?: boolean
   /** Size quota of the synthesised demo-audio cache in bytes (default 512 MB); the least recently used go. */
   audioCacheBytes?: number
+  /**
+   * Audio made for requests without a login, in all per start (default 48 MB); past it they are asked to
+   * sign in for songs not cached yet.
+   */
+  anonymousAudioBytes?: number
   /** Further host names this server answers to (beside loopback, its addresses and `publicUrl`'s host). */
   publicNames?: string[]
   /**
@@ -133,7 +138,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       catalog: new Catalog(db),
       credentials,
       qr,
-      audio: new AudioStore(db, opts.dataDir, opts.audioCacheBytes),
+      audio: new AudioStore(db, opts.dataDir, opts.audioCacheBytes, undefined, opts.anonymousAudioBytes),
       signer: new MediaSigner(secret, opts.mediaUrlTtlSeconds ?? 6 * 3600),
       owner,
       ownerProof: proof,

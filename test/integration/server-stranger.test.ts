@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { DatabaseSync } from 'node:sqlite'
@@ -101,13 +101,6 @@ async function newCode(url: string, headers: Record<string, string> = {}) {
   const token = phoneFormToken(page)!
   return { unikey: unikey as string, qrurl: qrurl as string, token }
 }
-
-const postForm = (qrurl: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(qrurl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(form).toString(),
-  })
 
 describe('guessing the owner passphrase', () => {
   it('hashes at most five of 60 wrong passphrases sent at once from one address', async () => {
@@ -590,4 +583,76 @@ describe('other users of the same computer', () => {
     expectPrivate()
     await second.stop()
   }, 60_000)
+})
+
+/** Bytes of every file under `dir`. */
+function bytesUnder(dir: string): number {
+  return modes(dir)
+    .filter((f) => !f.folder)
+    .reduce((sum, f) => sum + statSync(join(dir, f.path)).size, 0)
+}
+
+describe('anonymous disk use', () => {
+  it('writes at most 64 MB for 600 anonymous /song/detail and media requests, and still plays for a signed-in listener', async () => {
+    const { dir, url, json } = await serve({ demo: 300 })
+    const before = bytesUnder(dir)
+    const statuses: number[] = []
+    let played = 0
+    let refused = 0
+    for (let id = 1; id <= 300; id++) {
+      const detail = await json(`/song/detail?id=${id}`)
+      statuses.push(detail.status)
+      const media = detail.body.data?.meta?.url as string | undefined
+      if (!media) {
+        if (/sign in/i.test(detail.body.data?.privilege?.reason ?? '')) refused++
+        continue
+      }
+      const res = await fetch(media)
+      statuses.push(res.status)
+      await res.arrayBuffer()
+      if (res.status === 200) played++
+    }
+    const written = bytesUnder(dir) - before
+    expect(statuses.every((s) => s === 200)).toBe(true)
+    // Everything in the data dir: audio (at most 48 MB) and the database with its journal.
+    expect(written).toBeLessThanOrEqual(64 * 1024 * 1024)
+    expect(bytesUnder(join(dir, 'audio'))).toBeLessThanOrEqual(48 * 1024 * 1024)
+    // Anonymous listeners still play, up to the bound; past it they are asked to sign in.
+    expect(played).toBeGreaterThan(10)
+    expect(refused).toBeGreaterThan(0)
+
+    // The owner, signed in, still gets a song nobody has asked for yet.
+    const { unikey, qrurl } = await newCode(url)
+    expect((await confirmOnPhone(qrurl)).status).toBe(200)
+    const credential = (await json(`/connect/qr/check?key=${unikey}`)).body.data.cookie as string
+    let ownerUrl = ''
+    for (let id = 300; id > 0 && !ownerUrl; id--) {
+      const anonymous = await json(`/song/detail?id=${id}`)
+      if (anonymous.body.data?.meta?.url || !anonymous.body.data?.privilege?.reason?.match(/sign in/i))
+        continue
+      const mine = await json(`/song/detail?id=${id}`, { headers: { Token: credential } })
+      ownerUrl = mine.body.data.meta.url
+    }
+    const audio = await fetch(ownerUrl)
+    expect(audio.status).toBe(200)
+    expect((await audio.arrayBuffer()).byteLength).toBeGreaterThan(0)
+  }, 120_000)
+
+  it('holds the bound for requests sent at once, and for a URL with its anonymous mark taken off', async () => {
+    const bound = 4 * 1024 * 1024
+    const { dir, json } = await serve({ demo: 300, anonymousAudioBytes: bound })
+    // Two bursts of 50 at once (fewer than the 64 connections one address may open).
+    const burst = (from: number) =>
+      Promise.all(Array.from({ length: 50 }, (_, i) => json(`/song/detail?id=${from + i}&br=1411200`)))
+    const details = [...(await burst(1)), ...(await burst(51))]
+    expect(details.every((d) => d.status === 200)).toBe(true)
+    expect(bytesUnder(join(dir, 'audio'))).toBeLessThanOrEqual(bound)
+    const media = details.map((d) => d.body.data?.meta?.url as string | undefined).find(Boolean)!
+    expect(media).toContain('anon=1')
+    for (const forged of [media.replace('&anon=1', ''), media.replace('anon=1', 'anon=0')]) {
+      const res = await fetch(forged, { headers: { range: 'bytes=0-0' } })
+      expect(res.status).toBe(403)
+      await res.arrayBuffer()
+    }
+  })
 })
