@@ -29,7 +29,7 @@ export function songRoutes(app: FastifyInstance, ctx: Ctx): void {
     }
     if (song.privilege.playable) {
       const bitrate = chooseBitrate(song.privilege.bitrates, br)
-      let file: MediaFile | null = null
+      let file: MediaFile | null
       try {
         file = bitrate === undefined ? null : await ctx.audio.describe(id, bitrate, { anonymous })
       } catch (error) {
