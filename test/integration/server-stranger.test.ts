@@ -349,6 +349,14 @@ describe('--trust-proxy', () => {
     }
     expect(USAGE).toContain('--trust-proxy')
   })
+
+  it('has the other options of issue 25 on the command line too', () => {
+    expect(parseArgs(['--sign-out-everywhere', '--anonymous-audio-mb', '16'])).toMatchObject({
+      signOutEverywhere: true,
+      anonymousAudioBytes: 16 * 1024 * 1024,
+    })
+    for (const option of ['--sign-out-everywhere', '--anonymous-audio-mb']) expect(USAGE).toContain(option)
+  })
 })
 
 /**
