@@ -1,4 +1,5 @@
-import type { Socket } from 'node:net'
+import type { Server } from 'node:http'
+import { BlockList, isIP, type Socket } from 'node:net'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
 import formbody from '@fastify/formbody'
 import { ApiError, failure, sendFailure } from './envelope'
@@ -46,12 +47,102 @@ function clientErrorHandler(error: Error & { code?: string }, socket: Socket): v
   )
 }
 
-export async function buildApp(ctx: Ctx, logger: boolean): Promise<FastifyInstance> {
+/** How long a client may take, in milliseconds (`DataSourceOptions.timeouts`). */
+export interface Timeouts {
+  /** From the connection (or the previous answer) to the end of the request's headers. */
+  headersMs: number
+  /** From the start of a request to the end of its body. */
+  requestMs: number
+  /** A connection with no bytes either way (a stalled answer too) is closed after it. */
+  idleMs: number
+  /** A kept-alive connection waits this long for its next request. */
+  keepAliveMs: number
+}
+
+/**
+ * A client must send its headers within 10 s and its whole request (bodies are at most 64 KB) within
+ * 30 s; a connection silent both ways for 60 s is closed (a paused player asks again with a Range), a
+ * kept-alive one waits 5 s for the next request.
+ */
+export const DEFAULT_TIMEOUTS: Timeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  idleMs: 60_000,
+  keepAliveMs: 5_000,
+}
+
+/**
+ * Open connections one client address may hold; past it a new connection is closed at once. Above what a
+ * browser (6 per host), the app and the load test (50 clients) open, far below what the process can hold.
+ */
+export const MAX_CONNECTIONS_PER_CLIENT = 64
+
+export interface AppOptions {
+  logger: boolean
+  /** Proxies (addresses, CIDR ranges) whose X-Forwarded-For gives `req.ip`; empty: the socket's address. */
+  trustProxy: readonly string[]
+  timeouts?: Partial<Timeouts>
+  maxConnectionsPerClient?: number
+}
+
+/** `::ffff:1.2.3.4` is 1.2.3.4: one client, however the socket spells it. */
+const plainAddress = (address: string | undefined) => (address ?? '').replace(/^::ffff:(?=\d+\.)/i, '')
+
+function blockList(entries: readonly string[]): BlockList {
+  const list = new BlockList()
+  for (const entry of entries) {
+    const [address, bits] = entry.split('/')
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4'
+    if (bits === undefined) list.addAddress(address, family)
+    else list.addSubnet(address, Number(bits), family)
+  }
+  return list
+}
+
+/**
+ * Counts open connections per client address and closes any past `max` as it arrives, so one address
+ * (idle sockets, slow readers) cannot use up what the server holds for everyone. A trusted proxy speaks
+ * for many clients: its connections are not counted.
+ */
+function limitConnectionsPerClient(server: Server, max: number, exempt: BlockList): void {
+  const open = new Map<string, number>()
+  server.on('connection', (socket: Socket) => {
+    const address = plainAddress(socket.remoteAddress)
+    if (exempt.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4')) return
+    const count = (open.get(address) ?? 0) + 1
+    if (count > max) {
+      socket.destroy()
+      return
+    }
+    open.set(address, count)
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1
+      if (left <= 0) open.delete(address)
+      else open.set(address, left)
+    })
+  })
+}
+
+export async function buildApp(ctx: Ctx, options: AppOptions): Promise<FastifyInstance> {
+  const { logger, trustProxy } = options
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
   const app = Fastify({
     logger,
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // Only the proxies named: anyone else's X-Forwarded-For is ignored (it would let a stranger pick the
+    // address the attempt limits count).
+    trustProxy: trustProxy.length > 0 ? [...trustProxy] : false,
     bodyLimit: BODY_LIMIT,
     // Large enough that an oversized Token header reaches us and gets a proper envelope.
-    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    http: {
+      maxHeaderSize: MAX_HEADER_SIZE,
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      // Node checks the header and request timeouts this often (its default, 30 s, let a slow client
+      // keep its connection that much longer).
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(timeouts.headersMs / 4)),
+    },
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
     clientErrorHandler,
     // Errors Fastify raises while routing (a broken percent escape in the path): the envelope, 400.
@@ -66,6 +157,12 @@ export async function buildApp(ctx: Ctx, logger: boolean): Promise<FastifyInstan
     },
   })
 
+  limitConnectionsPerClient(
+    app.server,
+    options.maxConnectionsPerClient ?? MAX_CONNECTIONS_PER_CLIENT,
+    blockList(trustProxy),
+  )
+
   // Only names this server answers to (DNS rebinding), then nosniff on every answer.
   app.addHook('onRequest', async (req, reply) => {
     if (!ctx.allowedHost(req.headers.host)) {
@@ -75,6 +172,11 @@ export async function buildApp(ctx: Ctx, logger: boolean): Promise<FastifyInstan
         403,
         `This data source does not answer to the name "${name}". If that is this server's name, start it with --public-name ${name.split(':')[0] || 'NAME'}.`,
       )
+    }
+    // Just after a start with a new passphrase, credentials and remembered phones from before are being
+    // revoked: nothing that trusts them is answered until that is done (about 0.1 s).
+    if (!ctx.ownerProof.settled && (req.headers.token !== undefined || req.url.startsWith('/connect/'))) {
+      await ctx.ownerProof.ready()
     }
   })
   app.addHook('onSend', async (_req, reply, payload) => {

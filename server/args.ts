@@ -1,4 +1,5 @@
 import type { DataSourceOptions } from './index'
+import { isIP } from 'node:net'
 import { checkPassphrase } from './owner'
 
 export const USAGE = `Usage: npm run serve -- [options]
@@ -17,8 +18,15 @@ Options:
   --owner NAME              the owner's display name (default "Owner")
   --owner-passphrase P      the passphrase a phone must give to confirm a sign-in (at least 8 characters);
                             without it the stored one is kept, and the first start makes one and prints it
+  --anonymous-audio-mb N    demo audio made for requests without a login, in all per start (default 48); past
+                            it they are asked to sign in for songs not made yet
+  --sign-out-everywhere     revoke every credential and forget every remembered phone on this start (a new
+                            --owner-passphrase does the same by itself)
   --audio-cache-mb N        size quota of the synthesised demo-audio cache (default 512); least recently
                             used files are deleted past it
+  --trust-proxy ADDR        a reverse proxy in front of this server whose X-Forwarded-For to believe: an
+                            address or CIDR range (repeatable or comma-separated); without it every client
+                            behind the proxy has the proxy's address
   --log                     log every request
   --help                    print this help
 `
@@ -76,8 +84,17 @@ export function parseArgs(argv: readonly string[]): ServerArgs {
         opts.ownerPassphrase = value()
         checkPassphrase(opts.ownerPassphrase)
         break
+      case '--sign-out-everywhere':
+        opts.signOutEverywhere = true
+        break
+      case '--anonymous-audio-mb':
+        opts.anonymousAudioBytes = int() * 1024 * 1024
+        break
       case '--audio-cache-mb':
         opts.audioCacheBytes = int() * 1024 * 1024
+        break
+      case '--trust-proxy':
+        opts.trustProxy = [...(opts.trustProxy ?? []), ...proxyList(value())]
         break
       case '--log':
         opts.logger = true
@@ -91,4 +108,28 @@ export function parseArgs(argv: readonly string[]): ServerArgs {
     }
   }
   return opts
+}
+
+/** `--trust-proxy`'s value: addresses or CIDR ranges, comma-separated; anything else is refused. */
+function proxyList(value: string): string[] {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/')
+    const family = isIP(address)
+    const maxBits = family === 6 ? 128 : 32
+    if (
+      family === 0 ||
+      extra !== undefined ||
+      (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > maxBits))
+    ) {
+      throw new Error(
+        `--trust-proxy needs IP addresses or CIDR ranges (e.g. 127.0.0.1 or 10.0.0.0/8), got "${entry}"`,
+      )
+    }
+  }
+  if (entries.length === 0) throw new Error('--trust-proxy needs an address')
+  return entries
 }

@@ -20,6 +20,16 @@ export interface UserRow {
 
 const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex')
 
+/** The stored hash of the credential in a `Token` header value, or undefined when it cannot be one. */
+function credentialHash(header: unknown): string | undefined {
+  if (typeof header !== 'string' || header.length === 0 || header.length > MAX_TOKEN_LENGTH) return undefined
+  let value = header.trim()
+  const bearer = /^bearer\s+/i.exec(value)
+  if (bearer) value = value.slice(bearer[0].length).trim()
+  if (!/^[A-Za-z0-9_-]{20,200}$/.test(value)) return undefined
+  return sha256(value)
+}
+
 /** Credentials: 32 random bytes (base64url); only their SHA-256 is stored. */
 export class Credentials {
   private readonly insert
@@ -51,12 +61,21 @@ export class Credentials {
 
   /** The user behind a `Token` header value (raw credential or `Bearer <credential>`), or null. */
   verify(header: unknown): UserRow | null {
-    if (typeof header !== 'string' || header.length === 0 || header.length > MAX_TOKEN_LENGTH) return null
-    let value = header.trim()
-    const bearer = /^bearer\s+/i.exec(value)
-    if (bearer) value = value.slice(bearer[0].length).trim()
-    if (!/^[A-Za-z0-9_-]{20,200}$/.test(value)) return null
-    return (this.lookup.get(sha256(value), Date.now()) as UserRow | undefined) ?? null
+    const hash = credentialHash(header)
+    if (hash === undefined) return null
+    return (this.lookup.get(hash, Date.now()) as UserRow | undefined) ?? null
+  }
+
+  /** Revokes the credential in a `Token` header value (logout); its user, or null when it was not valid. */
+  revoke(header: unknown): UserRow | null {
+    const user = this.verify(header)
+    if (user) this.db.prepare('DELETE FROM tokens WHERE hash = ?').run(credentialHash(header) as string)
+    return user
+  }
+
+  /** Revokes every credential of one user (signs every device out). */
+  revokeUser(userId: number): void {
+    this.db.prepare('DELETE FROM tokens WHERE user_id = ?').run(userId)
   }
 
   expireAll(): void {
@@ -74,6 +93,11 @@ interface QrKey {
   client: string
   /** The phone page's form token: a POST must carry the one its page was served with. */
   formToken: string
+  /**
+   * What the QR code carries (the phone page's address) instead of the key: it lets a phone confirm, never
+   * poll, so whoever sees the code cannot collect the credential meant for the client that asked.
+   */
+  phoneCode: string
 }
 
 /** Too many keys pending: the caller answers 429. */
@@ -82,20 +106,42 @@ export class TooManyKeys extends Error {}
 /** QR login keys live in memory only: they last five minutes, and a restart simply expires them. */
 export class QrKeys {
   private readonly keys = new Map<string, QrKey>()
+  /** Phone code → key. */
+  private readonly codes = new Map<string, string>()
 
   create(client = ''): string {
     this.sweep()
     const mine = [...this.keys].filter(([, k]) => k.client === client)
-    for (let i = 0; i <= mine.length - MAX_PENDING_KEYS_PER_CLIENT; i++) this.keys.delete(mine[i][0])
+    for (let i = 0; i <= mine.length - MAX_PENDING_KEYS_PER_CLIENT; i++) this.drop(mine[i][0])
     if (this.keys.size >= MAX_PENDING_KEYS) throw new TooManyKeys()
     const unikey = randomBytes(16).toString('base64url')
+    const phoneCode = randomBytes(16).toString('base64url')
     this.keys.set(unikey, {
       status: 0,
       expiresAt: Date.now() + QR_KEY_TTL_MS,
       credential: '',
       client,
       formToken: '',
+      phoneCode,
     })
+    this.codes.set(phoneCode, unikey)
+    return unikey
+  }
+
+  /** The code the QR image carries for a live key (its phone page's address), or undefined. */
+  phoneCode(unikey: string): string | undefined {
+    return this.live(unikey)?.phoneCode
+  }
+
+  /** The key a phone code stands for, while it lives (the phone page's routes take codes, never keys). */
+  keyForPhoneCode(code: unknown): string | undefined {
+    if (typeof code !== 'string' || code.length > 64) return undefined
+    const unikey = this.codes.get(code)
+    if (unikey === undefined) return undefined
+    if (!this.live(unikey)) {
+      this.codes.delete(code)
+      return undefined
+    }
     return unikey
   }
 
@@ -107,7 +153,7 @@ export class QrKeys {
     const key = this.live(unikey)
     if (!key) return { status: -1, cookie: '' }
     if (key.status !== 2) return { status: key.status, cookie: '' }
-    this.keys.delete(unikey)
+    this.drop(unikey)
     return { status: 2, cookie: key.credential }
   }
 
@@ -160,19 +206,26 @@ export class QrKeys {
     const key = this.keys.get(unikey)
     if (!key) return undefined
     if (key.expiresAt <= Date.now()) {
-      this.keys.delete(unikey)
+      this.drop(unikey)
       return undefined
     }
     return key
   }
 
+  private drop(unikey: string): void {
+    const key = this.keys.get(unikey)
+    if (key) this.codes.delete(key.phoneCode)
+    this.keys.delete(unikey)
+  }
+
   private sweep(): void {
     const now = Date.now()
-    for (const [k, v] of this.keys) if (v.expiresAt <= now) this.keys.delete(k)
+    for (const [k, v] of this.keys) if (v.expiresAt <= now) this.drop(k)
   }
 
   /** Test hook: forget every key. */
   clear(): void {
     this.keys.clear()
+    this.codes.clear()
   }
 }

@@ -8,8 +8,9 @@ import { AudioStore } from './audio/store'
 import { MediaSigner, loadSecret } from './signing'
 import { generateDemo } from './demo'
 import { importLibrary } from './library/import'
-import { buildApp } from './app'
+import { buildApp, type Timeouts } from './app'
 import { hostAllowList } from './hosts'
+import { secureDataDir } from './data-dir'
 import { AttemptLimiter, OwnerProof } from './owner'
 import type { Ctx } from './context'
 
@@ -36,10 +37,30 @@ export interface DataSourceOptions {
    * without it the stored one is kept, and on the first start one is made (see `generatedPassphrase`).
    */
   ownerPassphrase?: string
+  /**
+   * Revoke every credential and forget every remembered phone on this start (`--sign-out-everywhere`); a
+   * changed `ownerPassphrase` does the same by itself.
+   */
+  signOutEverywhere?: boolean
   /** Size quota of the synthesised demo-audio cache in bytes (default 512 MB); the least recently used go. */
   audioCacheBytes?: number
+  /**
+   * Audio made for requests without a login, in all per start (default 48 MB); past it they are asked to
+   * sign in for songs not cached yet.
+   */
+  anonymousAudioBytes?: number
   /** Further host names this server answers to (beside loopback, its addresses and `publicUrl`'s host). */
   publicNames?: string[]
+  /**
+   * Reverse proxies whose `X-Forwarded-For` is believed (`--trust-proxy`): addresses or CIDR ranges. Requests
+   * through them are limited by the client address the proxy reports; from anyone else the header is ignored.
+   * Default none.
+   */
+  trustProxy?: string[]
+  /** How long a client may take to send headers, a request, or nothing at all (`DEFAULT_TIMEOUTS`). */
+  timeouts?: Partial<Timeouts>
+  /** Open connections per client address (`MAX_CONNECTIONS_PER_CLIENT`). */
+  maxConnectionsPerClient?: number
   /** Fastify request logging. Default off. */
   logger?: boolean
 }
@@ -69,6 +90,12 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
     if (opts.logger) process.stderr.write(`[cadence-server] ${message}\n`)
   }
   const warn = (message: string) => process.stderr.write(`[cadence-server] ${message}\n`)
+  const { notPrivate } = secureDataDir(opts.dataDir)
+  if (notPrivate.length > 0) {
+    warn(
+      `could not make ${notPrivate.length} path(s) in the data dir private to this user, e.g. ${notPrivate[0]}`,
+    )
+  }
   const db = openDatabase(opts.dataDir)
   let ownerProof: OwnerProof | undefined
   try {
@@ -95,9 +122,15 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
     }
     db.exec('PRAGMA optimize')
 
-    const { proof, generated } = OwnerProof.open(db, opts.ownerPassphrase)
-    ownerProof = proof
     const credentials = new Credentials(db, opts.tokenTtlSeconds ?? 30 * 86400)
+    // A new passphrase signs every device out (and forgets the remembered phones).
+    const { proof, generated } = OwnerProof.open(db, opts.ownerPassphrase, () => credentials.expireAll())
+    ownerProof = proof
+    if (opts.signOutEverywhere) {
+      credentials.expireAll()
+      proof.forgetDevices()
+      log('signed every device out: every credential revoked, every remembered phone forgotten')
+    }
     const qr = new QrKeys()
     let serverUrl = ''
     const publicUrl = opts.publicUrl?.replace(/\/+$/, '')
@@ -106,7 +139,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       catalog: createCatalog(db),
       credentials,
       qr,
-      audio: new AudioStore(db, opts.dataDir, opts.audioCacheBytes),
+      audio: new AudioStore(db, opts.dataDir, opts.audioCacheBytes, undefined, opts.anonymousAudioBytes),
       signer: new MediaSigner(secret, opts.mediaUrlTtlSeconds ?? 6 * 3600),
       owner,
       ownerProof: proof,
@@ -130,7 +163,12 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       },
       log,
     }
-    const app = await buildApp(ctx, opts.logger ?? false)
+    const app = await buildApp(ctx, {
+      logger: opts.logger ?? false,
+      trustProxy: opts.trustProxy ?? [],
+      timeouts: opts.timeouts,
+      maxConnectionsPerClient: opts.maxConnectionsPerClient,
+    })
     await app.listen({ host, port: opts.port ?? 0 })
     const address = app.server.address()
     const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0)

@@ -37,38 +37,65 @@ export function generatePassphrase(): string {
 }
 
 export class OwnerProof {
+  /** Whether the passphrase's hash is made and any change it brings applied (see `ready()`). */
+  settled = false
+
   private constructor(
     private readonly db: DB,
     /** The passphrase's hash: still being made for a moment after a start with a new passphrase. */
     private readonly hash: Promise<{ salt: Buffer; key: Buffer }>,
-  ) {}
+  ) {
+    void hash.then(
+      () => (this.settled = true),
+      () => (this.settled = true),
+    )
+  }
 
   /**
    * Sets up the owner passphrase: the given one replaces the stored hash; with none given the stored one is
    * kept, and when there is none yet a new passphrase is made and returned (once) so the caller can show it.
    *
-   * A new hash (scrypt, about 100 ms) is made off the start's path: the data source answers at once, and a
-   * passphrase check that comes first waits for it. `ready()` resolves once it is stored.
+   * A given passphrase that differs from the stored one is a change: the remembered phones are forgotten
+   * and `changed` runs (the caller revokes every credential), so a leaked passphrase, and whatever was
+   * signed in with it, stops working once the owner sets a new one.
+   *
+   * The hashes (scrypt, about 100 ms each) are made off the start's path: the data source answers at once;
+   * a passphrase check that comes first waits for them, and so must anything that trusts a credential or a
+   * remembered phone while `settled` is false. `ready()` resolves once all is stored.
    */
-  static open(db: DB, passphrase: string | undefined): { proof: OwnerProof; generated?: string } {
+  static open(
+    db: DB,
+    passphrase: string | undefined,
+    changed: () => void = () => undefined,
+  ): { proof: OwnerProof; generated?: string } {
     let generated: string | undefined
     let wanted = passphrase
     if (wanted !== undefined) checkPassphrase(wanted)
-    const stored = getMeta(db, PASSPHRASE_META)
+    const stored = parseStored(getMeta(db, PASSPHRASE_META))
     if (wanted === undefined && stored === undefined) wanted = generated = generatePassphrase()
     if (wanted !== undefined) {
-      const salt = randomBytes(16)
-      const hash = scryptAsync(wanted, salt).then((key) => {
+      const given = wanted
+      const hash = (async () => {
+        if (stored && timingSafeEqual(await scryptAsync(given, stored.salt), stored.key)) return stored
+        const salt = randomBytes(16)
+        const key = await scryptAsync(given, salt)
         setMeta(db, PASSPHRASE_META, `scrypt$${salt.toString('base64')}$${key.toString('base64')}`)
+        if (stored) {
+          db.prepare('DELETE FROM owner_devices').run()
+          changed()
+        }
         return { salt, key }
-      })
+      })()
       // A start that fails before anyone checks a passphrase must not leave an unhandled rejection.
       hash.catch(() => undefined)
       return { proof: new OwnerProof(db, hash), generated }
     }
-    const [, salt, key] = (stored as string).split('$')
-    const hash = { salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') }
-    return { proof: new OwnerProof(db, Promise.resolve(hash)) }
+    return { proof: new OwnerProof(db, Promise.resolve(stored!)) }
+  }
+
+  /** Forgets every remembered phone: each must give the passphrase again. */
+  forgetDevices(): void {
+    this.db.prepare('DELETE FROM owner_devices').run()
   }
 
   /** Resolves once the passphrase's hash is made and stored (before the database may close). */
@@ -110,6 +137,14 @@ export class OwnerProof {
   }
 }
 
+/** The stored `scrypt$salt$key`, or undefined when there is none (or it is not one this code wrote). */
+function parseStored(value: string | undefined): { salt: Buffer; key: Buffer } | undefined {
+  const [kind, salt, key] = (value ?? '').split('$')
+  if (kind !== 'scrypt' || !salt || !key) return undefined
+  const parsed = { salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') }
+  return parsed.key.length === KEY_LENGTH ? parsed : undefined
+}
+
 export function checkPassphrase(passphrase: string): void {
   if (passphrase.trim().length < MIN_PASSPHRASE_LENGTH) {
     throw new Error(`The owner passphrase must be at least ${MIN_PASSPHRASE_LENGTH} characters long.`)
@@ -119,9 +154,15 @@ export function checkPassphrase(passphrase: string): void {
   }
 }
 
-/** Failed passphrase attempts per client address: `limit` per `windowMs`, then refused until it passes. */
+/**
+ * Failed passphrase attempts per client address: `limit` per `windowMs`, then refused until it passes. An
+ * attempt is admitted before its passphrase is hashed and counts against the limit while it is checked,
+ * so requests sent at once cannot all get past the limit before the first one has failed.
+ */
 export class AttemptLimiter {
   private readonly failures = new Map<string, number[]>()
+  /** Attempts admitted and still being checked, per client. */
+  private readonly checking = new Map<string, number>()
   constructor(
     private readonly limit = 5,
     private readonly windowMs = 10 * 60_000,
@@ -131,11 +172,25 @@ export class AttemptLimiter {
   /** Milliseconds until `client` may try again, or 0. */
   retryAfterMs(client: string, now = Date.now()): number {
     const recent = this.recent(client, now)
-    if (recent.length < this.limit) return 0
-    return recent[0] + this.windowMs - now
+    if (recent.length >= this.limit) return recent[0] + this.windowMs - now
+    // Attempts still being checked may all fail: wait for them (a few seconds at most).
+    if (recent.length + (this.checking.get(client) ?? 0) >= this.limit) return CHECKING_RETRY_MS
+    return 0
   }
 
+  /**
+   * Admits one attempt, before anything is hashed: 0 when admitted (it counts against the limit until
+   * `fail` or `succeed` settles it), else the milliseconds to wait.
+   */
+  admit(client: string, now = Date.now()): number {
+    const wait = this.retryAfterMs(client, now)
+    if (wait === 0) this.checking.set(client, (this.checking.get(client) ?? 0) + 1)
+    return wait
+  }
+
+  /** An attempt failed (settling an admitted one, if any). */
   fail(client: string, now = Date.now()): void {
+    this.settle(client)
     const recent = this.recent(client, now)
     recent.push(now)
     this.failures.delete(client)
@@ -145,9 +200,23 @@ export class AttemptLimiter {
     }
   }
 
+  /** An admitted attempt gave the right passphrase. */
+  succeed(client: string): void {
+    this.settle(client)
+  }
+
+  private settle(client: string): void {
+    const n = this.checking.get(client) ?? 0
+    if (n <= 1) this.checking.delete(client)
+    else this.checking.set(client, n - 1)
+  }
+
   private recent(client: string, now: number): number[] {
     const list = (this.failures.get(client) ?? []).filter((t) => t > now - this.windowMs)
     if (list.length === 0) this.failures.delete(client)
     return list
   }
 }
+
+/** Retry-After for a client whose admitted attempts are still being checked. */
+const CHECKING_RETRY_MS = 5_000

@@ -5,11 +5,30 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { DB } from '../db/sqlite'
-import { DEMO_FORMATS } from './formats'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../data-dir'
+import { DEMO_FORMATS, wavSize } from './formats'
 import { synthesizeWav, type SongSound } from './synth'
 
 /** Default size quota of the synthesised-audio cache (`--audio-cache-mb`). */
 export const DEFAULT_AUDIO_CACHE_BYTES = 512 * 1024 * 1024
+/**
+ * Audio the server makes (and writes) for requests without a login, in all, per start: past it only
+ * signed-in listeners get new files (`--anonymous-audio-mb`). 48 MB, so that with the database's journal
+ * (a few MB of md5s and play counts) anonymous requests write under 64 MB.
+ */
+export const DEFAULT_ANONYMOUS_AUDIO_BYTES = 48 * 1024 * 1024
+
+/** A request without a login asked for audio that would have to be made, past the anonymous bound. */
+export class SignInToMakeAudio extends Error {
+  constructor() {
+    super('This song is played only for signed-in listeners for now. Sign in, then play it again.')
+  }
+}
+
+/** Who asks: a request without a login may only make audio within the anonymous bound. */
+export interface AudioRequest {
+  anonymous?: boolean
+}
 
 /** Renders demo audio; the default runs in a worker thread so the event loop stays free. */
 export interface Synthesizer {
@@ -152,15 +171,18 @@ export class AudioStore {
   private readonly cached = new Map<string, number>()
   private cachedBytes = 0
   private readonly inFlight = new Map<string, Promise<MediaFile | null>>()
+  /** Bytes made for requests without a login since start (counted when a synthesis starts). */
+  private anonymousBytes = 0
 
   constructor(
     db: DB,
     dataDir: string,
     private readonly quotaBytes = DEFAULT_AUDIO_CACHE_BYTES,
     private readonly synth: Synthesizer = createWorkerSynthesizer(),
+    private readonly anonymousQuotaBytes = DEFAULT_ANONYMOUS_AUDIO_BYTES,
   ) {
     this.dir = join(dataDir, 'audio')
-    mkdirSync(this.dir, { recursive: true })
+    mkdirSync(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE })
     const files = readdirSync(this.dir)
       .filter((name) => name.endsWith('.wav'))
       .map((name) => ({ name, st: statSync(join(this.dir, name)) }))
@@ -183,26 +205,60 @@ export class AudioStore {
     return this.synth.close()
   }
 
-  /** Size and md5 without touching the disk when they are known already. */
-  async describe(songId: number, bitrate: number): Promise<MediaFile | null> {
+  /** Bytes made for requests without a login since start. */
+  get anonymousBytesMade(): number {
+    return this.anonymousBytes
+  }
+
+  /**
+   * Size and md5 without touching the disk when they are known already (for an anonymous request, only
+   * when the file is in the cache too: otherwise its URL would make it). Rejects with `SignInToMakeAudio`
+   * when an anonymous request would make a file past the anonymous bound.
+   */
+  async describe(songId: number, bitrate: number, who: AudioRequest = {}): Promise<MediaFile | null> {
     const row = this.lookup.get(songId, bitrate) as FileRow | undefined
     if (!row) return null
     if (row.md5 && row.path) return { path: row.path, size: row.size, md5: row.md5, mime: row.mime }
-    if (row.md5 && row.source === 'demo') {
+    if (
+      row.md5 &&
+      row.source === 'demo' &&
+      (!who.anonymous || this.cached.has(this.demoName(songId, bitrate)))
+    ) {
       return { path: this.demoPath(songId, bitrate), size: row.size, md5: row.md5, mime: row.mime }
     }
-    return this.ensure(songId, bitrate)
+    return this.ensure(songId, bitrate, who)
   }
 
-  /** The file, generated if it is a demo song whose bytes are missing. */
-  ensure(songId: number, bitrate: number): Promise<MediaFile | null> {
+  /**
+   * The file, generated if it is a demo song whose bytes are missing. For an anonymous request that would
+   * make one past the anonymous bound: rejects with `SignInToMakeAudio`, before anything is made.
+   */
+  ensure(songId: number, bitrate: number, who: AudioRequest = {}): Promise<MediaFile | null> {
     const key = `${songId}-${bitrate}`
     let pending = this.inFlight.get(key)
     if (!pending) {
+      if (who.anonymous && !this.chargeAnonymous(songId, bitrate)) {
+        return Promise.reject(new SignInToMakeAudio())
+      }
       pending = this.load(songId, bitrate).finally(() => this.inFlight.delete(key))
       this.inFlight.set(key, pending)
     }
     return pending
+  }
+
+  /**
+   * Counts the file an anonymous request is about to make against the anonymous bound, before it is made
+   * (so requests at once cannot all pass): false when it would go past. A file already cached, or not
+   * made here (imported), costs nothing.
+   */
+  private chargeAnonymous(songId: number, bitrate: number): boolean {
+    const row = this.lookup.get(songId, bitrate) as FileRow | undefined
+    if (!row || row.source !== 'demo' || !DEMO_FORMATS[bitrate]) return true
+    if (row.md5 && this.cached.has(this.demoName(songId, bitrate))) return true
+    const size = wavSize(row.duration_ms, bitrate)
+    if (this.anonymousBytes + size > this.anonymousQuotaBytes) return false
+    this.anonymousBytes += size
+    return true
   }
 
   private async load(songId: number, bitrate: number): Promise<MediaFile | null> {
@@ -239,7 +295,7 @@ export class AudioStore {
     )
     const md5 = createHash('md5').update(bytes).digest('hex')
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`
-    await writeFile(tmp, bytes)
+    await writeFile(tmp, bytes, { mode: PRIVATE_FILE_MODE })
     renameSync(tmp, path)
     this.saveMd5.run(md5, bytes.length, songId, bitrate)
     this.remember(name, bytes.length)
@@ -273,7 +329,11 @@ export class AudioStore {
     }
   }
 
+  private demoName(songId: number, bitrate: number): string {
+    return `${songId}-${bitrate}.wav`
+  }
+
   private demoPath(songId: number, bitrate: number): string {
-    return join(this.dir, `${songId}-${bitrate}.wav`)
+    return join(this.dir, this.demoName(songId, bitrate))
   }
 }

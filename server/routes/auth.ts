@@ -5,7 +5,8 @@ import { TooManyKeys } from '../auth'
 import { boolParam, stringParam, type Params } from '../params'
 import type { Ctx } from '../context'
 
-export const phonePath = (unikey: string) => `/connect/qr/phone/${encodeURIComponent(unikey)}`
+/** The phone page: its address carries the key's phone code, which confirms but cannot poll. */
+export const phonePath = (phoneCode: string) => `/connect/qr/phone/${encodeURIComponent(phoneCode)}`
 
 export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
   app.get('/connect/qr/key', async (req, reply) => {
@@ -22,10 +23,11 @@ export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
     const q = req.query as Params
     const key = stringParam(q, 'key', true, 64)
     const withImage = boolParam(q, 'qrimg', true)
-    if (!ctx.qr.exists(key)) {
+    const phoneCode = ctx.qr.phoneCode(key)
+    if (phoneCode === undefined) {
       throw notFound('Unknown or expired QR key: request a new one from /connect/qr/key.')
     }
-    const qrurl = ctx.baseUrl(req) + phonePath(key)
+    const qrurl = ctx.baseUrl(req) + phonePath(phoneCode)
     const qrimg = withImage
       ? await QRCode.toDataURL(qrurl, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
       : ''
@@ -41,5 +43,28 @@ export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
     const user = ctx.viewer(req)
     if (!user) throw loginRequired()
     return ok(ctx.catalog.userJson(ctx.baseUrl(req), user))
+  })
+
+  // An extension (the spec names no logout): revokes the credential the request carries, or with
+  // `all=true` every credential of its user (and, for the owner, every remembered phone).
+  app.post('/connect/logout', async (req) => {
+    const body =
+      req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Params) : {}
+    const everywhere = boolParam({ ...(req.query as Params), ...body }, 'all', false)
+    const header = req.headers.token
+    const user = ctx.credentials.revoke(Array.isArray(header) ? header[0] : header)
+    if (!user) throw loginRequired()
+    if (everywhere) {
+      ctx.credentials.revokeUser(user.id)
+      if (user.is_owner) ctx.ownerProof.forgetDevices()
+    }
+    return ok({ loggedOut: true, everywhere })
+  })
+  app.route({
+    method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+    url: '/connect/logout',
+    handler: async () => {
+      throw new ApiError(405, 'Use POST for /connect/logout (with the Token header to revoke).')
+    },
   })
 }

@@ -4,6 +4,7 @@ import { sendFailure } from '../envelope'
 import type { Ctx } from '../context'
 import { coverSvg } from '../covers'
 import { statement } from '../db/sqlite'
+import { SignInToMakeAudio } from '../audio/store'
 
 type Range = { start: number; end: number } | 'none' | 'unsatisfiable'
 
@@ -75,20 +76,27 @@ export function mediaRoutes(app: FastifyInstance, ctx: Ctx): void {
 
   app.get('/media/:song/:bitrate', async (req, reply) => {
     const { song, bitrate } = req.params as { song: string; bitrate: string }
-    const { exp, sig } = req.query as Record<string, unknown>
+    const { exp, sig, anon } = req.query as Record<string, unknown>
     if (!/^\d{1,16}$/.test(song) || !/^\d{1,10}$/.test(bitrate)) {
       return sendFailure(reply, 404, 'No such media file.')
     }
     const songId = Number(song)
     const br = Number(bitrate)
-    const check = ctx.signer.verify(songId, br, exp, sig)
+    const check = ctx.signer.verify(songId, br, exp, sig, anon)
     if (check === 'invalid') {
       return sendFailure(reply, 403, 'This media link is not valid: ask /song/detail for a fresh URL.')
     }
     if (check === 'expired') {
       return sendFailure(reply, 403, 'This media link has expired: ask /song/detail for a fresh URL.')
     }
-    const file = await ctx.audio.ensure(songId, br)
+    let file
+    try {
+      // A URL handed out without a login makes audio only within the anonymous bound.
+      file = await ctx.audio.ensure(songId, br, { anonymous: anon === '1' })
+    } catch (error) {
+      if (!(error instanceof SignInToMakeAudio)) throw error
+      return sendFailure(reply, 401, error.message)
+    }
     if (!file) return sendFailure(reply, 404, 'This song is not available at this bitrate.')
     const range = parseRange(req.headers.range, file.size)
     reply.header('Accept-Ranges', 'bytes')

@@ -116,8 +116,11 @@ ${proof}
     )
   }
 
-  app.get('/connect/qr/phone/:key', async (req: FastifyRequest, reply) => {
-    const { key } = req.params as { key: string }
+  // The path carries the key's phone code (what the QR image shows), never the key the client polls with.
+  const keyOf = (req: FastifyRequest) => ctx.qr.keyForPhoneCode((req.params as { code: string }).code) ?? ''
+
+  app.get('/connect/qr/phone/:code', async (req: FastifyRequest, reply) => {
+    const key = keyOf(req)
     const status = ctx.qr.scan(key)
     if (status === -1) return expired(reply)
     if (status === 2) {
@@ -131,8 +134,8 @@ ${proof}
     return form(reply, key, ctx.ownerProof.isRememberedDevice(cookieValue(req, DEVICE_COOKIE)))
   })
 
-  app.post('/connect/qr/phone/:key', async (req, reply) => {
-    const { key } = req.params as { key: string }
+  app.post('/connect/qr/phone/:code', async (req, reply) => {
+    const key = keyOf(req)
     const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}
     if (!ctx.qr.exists(key)) return expired(reply)
     if (!sameOrigin(req) || !ctx.qr.formTokenMatches(key, body.token)) {
@@ -172,7 +175,8 @@ ${proof}
     const remembered = ctx.ownerProof.isRememberedDevice(cookieValue(req, DEVICE_COOKIE))
     if (!remembered) {
       const client = req.ip
-      const wait = ctx.attempts.retryAfterMs(client)
+      // Admitted before the slow hash, so requests sent at once all count against the limit.
+      const wait = ctx.attempts.admit(client)
       if (wait > 0) {
         const minutes = Math.ceil(wait / 60_000)
         reply.header('Retry-After', String(Math.ceil(wait / 1000)))
@@ -183,8 +187,14 @@ ${proof}
           `<h1>Too many attempts</h1><p>The passphrase was wrong too often from this device. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.</p>`,
         )
       }
-      if (!(await ctx.ownerProof.checkPassphrase(body.passphrase))) {
-        ctx.attempts.fail(client)
+      let right = false
+      try {
+        right = await ctx.ownerProof.checkPassphrase(body.passphrase)
+      } finally {
+        if (right) ctx.attempts.succeed(client)
+        else ctx.attempts.fail(client)
+      }
+      if (!right) {
         return form(
           reply,
           key,

@@ -3,6 +3,7 @@ import { ApiError, loginRequired, notFound, ok } from '../envelope'
 import { boolParam, idParam, intParam, type Params } from '../params'
 import { chooseBitrate } from '../audio/formats'
 import type { Ctx } from '../context'
+import { SignInToMakeAudio, type MediaFile } from '../audio/store'
 import { MAX_LIMIT } from './playlist'
 
 export function songRoutes(app: FastifyInstance, ctx: Ctx): void {
@@ -21,15 +22,25 @@ export function songRoutes(app: FastifyInstance, ctx: Ctx): void {
     if (!found) throw notFound(`No song with id ${id}.`)
     const { song, lyric } = found
     const viewer = ctx.viewer(req)
+    const anonymous = viewer === null
     const meta: Record<string, unknown> = {
       isFavorite: viewer ? ctx.catalog.isLiked(viewer.id, id) : false,
       lyric,
     }
     if (song.privilege.playable) {
       const bitrate = chooseBitrate(song.privilege.bitrates, br)
-      const file = bitrate === undefined ? null : await ctx.audio.describe(id, bitrate)
+      let file: MediaFile | null
+      try {
+        file = bitrate === undefined ? null : await ctx.audio.describe(id, bitrate, { anonymous })
+      } catch (error) {
+        if (!(error instanceof SignInToMakeAudio)) throw error
+        // Past what the server makes for requests without a login: playable once signed in.
+        song.privilege = { ...song.privilege, playable: false, reason: error.message }
+        song.meta = meta
+        return ok(song)
+      }
       if (bitrate !== undefined && file) {
-        meta.url = base + ctx.signer.path(id, bitrate)
+        meta.url = base + ctx.signer.path(id, bitrate, Date.now(), { anonymous })
         meta.md5 = file.md5
         meta.size = file.size
         meta.bitrate = bitrate

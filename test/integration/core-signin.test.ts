@@ -8,6 +8,7 @@ import { signInBuiltin } from '@main/core/auth/builtin-signin'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
 import type { EventMap, EventName, IpcResult } from '@shared/ipc/contract'
+import { VAULT_KEY } from '@main/core/auth/vault'
 import { createTestCipher } from '../support/test-cipher'
 import { OWNER_PASSPHRASE } from '../support/phone'
 import * as phone from '../support/phone'
@@ -76,6 +77,29 @@ describe('the core against the reference data source', () => {
 
     await call('auth:logout')
     expect(await call('auth:status')).toMatchObject({ status: 'signed-out' })
+    core.dispose()
+  })
+
+  it('revokes the credential on the data source when the user signs out, before forgetting it', async () => {
+    const store = createMemoryStore()
+    const cipher = createTestCipher()
+    const core = createCore({
+      builtinPassphrase: OWNER_PASSPHRASE,
+      store,
+      cipher,
+      builtinSourceUrl: server.url,
+      isTrustedSender: (url) => url.startsWith('app://cadence/'),
+      appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
+    })
+    expect(await core.start()).toMatchObject({ status: 'signed-in' })
+    const stored = store.snapshot()[VAULT_KEY] as Record<string, { data: string }>
+    const credential = cipher.decrypt(stored.builtin.data)
+    const status = () => fetch(`${server.url}/connect/status`, { headers: { Token: credential } })
+    expect((await status()).status).toBe(200)
+    const result = (await core.router.invoke('auth:logout', undefined, APP)) as IpcResult
+    expect(result.ok).toBe(true)
+    // A copy of the credential (a backup, another process) is worth nothing now.
+    expect((await status()).status).toBe(401)
     core.dispose()
   })
 

@@ -105,7 +105,16 @@ describe('createCore', () => {
   it('signs out: playlists need a login again and the next start stays signed out', async () => {
     const t = await setup()
     await t.core.start()
+    const stored = t.store.snapshot()[VAULT_KEY] as Record<string, { data: string }>
+    const credential = t.cipher.decrypt(stored.builtin.data)
     await t.value('auth:logout')
+    // Asked the source to revoke it (this one has no logout: a 404, and the sign-out goes on).
+    expect(t.source.requests.filter((r) => r.url === '/connect/logout')).toEqual([
+      expect.objectContaining({
+        method: 'POST',
+        headers: expect.objectContaining({ token: `Bearer ${credential}` }),
+      }),
+    ])
     expect(t.last('auth:changed')).toMatchObject({ status: 'signed-out', user: null })
     expect(t.store.snapshot()[VAULT_KEY]).toBeUndefined()
     expect(await t.invoke('catalog:user-playlists')).toMatchObject({

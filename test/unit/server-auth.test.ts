@@ -129,6 +129,21 @@ describe('QrKeys', () => {
     expect(alive).toEqual(flood.slice(-MAX_PENDING_KEYS_PER_CLIENT))
   })
 
+  it('gives each key a phone code that finds the key but is no key itself, and forgets it with the key', () => {
+    const keys = new QrKeys()
+    const unikey = keys.create()
+    const code = keys.phoneCode(unikey) as string
+    expect(code).toMatch(/^[A-Za-z0-9_-]{20,}$/)
+    expect(code).not.toBe(unikey)
+    expect(keys.keyForPhoneCode(code)).toBe(unikey)
+    expect(keys.keyForPhoneCode(unikey)).toBeUndefined()
+    expect(keys.get(code)).toEqual({ status: -1, cookie: '' })
+    keys.confirm(unikey, () => 'c')
+    expect(keys.get(unikey)).toEqual({ status: 2, cookie: 'c' })
+    expect(keys.keyForPhoneCode(code)).toBeUndefined()
+    expect(keys.phoneCode(unikey)).toBeUndefined()
+  })
+
   it('accepts a phone-page POST only with the form token of the page served for that key', () => {
     const keys = new QrKeys()
     const unikey = keys.create()
@@ -181,6 +196,24 @@ describe('OwnerProof', () => {
     expect(await replaced.proof.checkPassphrase('a new passphrase')).toBe(true)
   })
 
+  it('on a changed passphrase forgets the remembered phones and says so; the same one changes nothing', async () => {
+    const first = OwnerProof.open(db, 'the first passphrase')
+    await first.proof.ready()
+    const phone = first.proof.rememberDevice()
+    const changed = vi.fn()
+    const same = OwnerProof.open(db, 'the first passphrase', changed)
+    expect(same.proof.settled).toBe(false)
+    await same.proof.ready()
+    expect(same.proof.settled).toBe(true)
+    expect(changed).not.toHaveBeenCalled()
+    expect(same.proof.isRememberedDevice(phone)).toBe(true)
+    const next = OwnerProof.open(db, 'the second passphrase', changed)
+    await next.proof.ready()
+    expect(changed).toHaveBeenCalledTimes(1)
+    expect(next.proof.isRememberedDevice(phone)).toBe(false)
+    expect(await next.proof.checkPassphrase('the first passphrase')).toBe(false)
+  })
+
   it('refuses a passphrase shorter than eight characters', async () => {
     expect(() => OwnerProof.open(db, 'short')).toThrow(/at least 8/)
   })
@@ -215,6 +248,19 @@ describe('AttemptLimiter', () => {
     expect(limiter.retryAfterMs('10.0.0.9', 30_000)).toBe(30_000)
     expect(limiter.retryAfterMs('10.0.0.8', 30_000)).toBe(0)
     expect(limiter.retryAfterMs('10.0.0.9', 60_000)).toBe(0)
+  })
+
+  it('counts attempts still being checked: a burst is admitted only up to the limit', () => {
+    const limiter = new AttemptLimiter(5, 60_000)
+    const admitted = Array.from({ length: 60 }, () => limiter.admit('10.0.0.7', 0)).filter((w) => w === 0)
+    expect(admitted).toHaveLength(5)
+    expect(limiter.admit('10.0.0.6', 0)).toBe(0)
+    // Four of them fail, one was right: one more may try; after a fifth failure none may.
+    for (let i = 0; i < 4; i++) limiter.fail('10.0.0.7', 1)
+    limiter.succeed('10.0.0.7')
+    expect(limiter.admit('10.0.0.7', 2)).toBe(0)
+    limiter.fail('10.0.0.7', 2)
+    expect(limiter.admit('10.0.0.7', 3)).toBe(60_000 - 2)
   })
 
   it('keeps at most maxClients addresses, forgetting the least recent', () => {

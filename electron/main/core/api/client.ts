@@ -7,7 +7,7 @@ import {
   songSchema,
 } from '@shared/api/models'
 import type { Id } from '@shared/api/models'
-import type { z } from 'zod'
+import { z } from 'zod'
 import {
   artistDetailSchema,
   artistList,
@@ -54,6 +54,12 @@ export function createApiClient(options: ApiClientOptions) {
       request({ path: '/connect/qr/check', query: { key }, schema: qrStatusSchema, ...o }),
     loginStatus: (o: RequestOptions = {}) =>
       request({ path: '/connect/status', schema: loginStatusSchema, ...o }),
+    /**
+     * Revokes the credential on the server (`POST /connect/logout`): an extension the reference server
+     * has; a source without it answers 404.
+     */
+    logout: (o: RequestOptions = {}) =>
+      request({ method: 'POST', path: '/connect/logout', schema: z.unknown(), ...o }),
 
     userPlaylists: (uid: Id, page: { limit?: number; offset?: number } = {}, o: RequestOptions = {}) =>
       request({ path: '/playlist/list', query: { uid, ...page }, schema: playlistList, cache: true, ...o }),

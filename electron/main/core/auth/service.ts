@@ -22,6 +22,8 @@ import type { Vault } from './vault'
  */
 
 export const BUILTIN_SIGNED_OUT_KEY = 'builtinSignedOut'
+/** How long a logout waits for the data source to revoke the credential before forgetting it anyway. */
+const LOGOUT_TIMEOUT_MS = 5_000
 
 interface SourceAuth {
   status: AuthStatus
@@ -264,9 +266,26 @@ export function createAuthService(deps: AuthServiceDeps) {
     qrState: (): QrEvent | null => lastQr,
     qrRunning: () => flow !== undefined,
 
-    logout(): void {
+    async logout(): Promise<void> {
       const sourceId = deps.sources.active().id
       service.cancelQr({ silent: true })
+      const client = deps.client(sourceId)
+      if (client && vault.has(sourceId)) {
+        // Revoked on the server first, so a copy of it is worth nothing; forgotten here whatever it says.
+        try {
+          await client.logout({ signal: AbortSignal.timeout(LOGOUT_TIMEOUT_MS) })
+          log.info('credential revoked by the data source', { sourceId })
+        } catch (error) {
+          const absent = error instanceof DataSourceError && error.status === 404
+          log.info(
+            absent ? 'the data source has no logout' : 'the data source did not revoke the credential',
+            {
+              sourceId,
+              reason: errorMessage(error),
+            },
+          )
+        }
+      }
       vault.clear(sourceId)
       deps.client(sourceId)?.clearCache()
       if (sourceId === BUILTIN_ID) deps.store.set(BUILTIN_SIGNED_OUT_KEY, true)
