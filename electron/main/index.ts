@@ -30,8 +30,9 @@ const rendererDevUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERE
 const rendererDir = join(import.meta.dirname, '../renderer')
 const rendererIndex = join(rendererDir, 'index.html')
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs')
-// Packaged with the app (electron-builder.yml `files`), so the tray has its icon when installed too.
-const trayIconPath = join(import.meta.dirname, '../../resources/icon.png')
+// Packaged with the app (electron-builder.yml `files`, inside app.asar, which Electron's nativeImage
+// reads), so the tray and the windows have their icon when installed too.
+const appIconPath = join(import.meta.dirname, '../../resources/icon.png')
 const isAppUrl = isAppUrlFor(rendererDevUrl ?? pathToFileURL(rendererDir + '/').href)
 const loadRoute = (window: BrowserWindow, hash: string) =>
   rendererDevUrl ? window.loadURL(`${rendererDevUrl}#${hash}`) : window.loadFile(rendererIndex, { hash })
@@ -95,6 +96,7 @@ function openMainWindow() {
     isAppUrl,
     bounds: windowState,
     maximized: windowState.maximized,
+    icon: appIconPath,
     load: (window) => loadRoute(window, '/'),
   })
   const window = mainWindow
@@ -180,6 +182,7 @@ async function start() {
           preloadPath,
           isAppUrl,
           parent: mainWindow ?? undefined,
+          icon: appIconPath,
           load: (window) => loadRoute(window, '/login'),
         })
         const login = loginWindow
@@ -217,7 +220,7 @@ async function start() {
 
   try {
     tray = createAppTray({
-      iconPath: trayIconPath,
+      iconPath: appIconPath,
       onAction: onTrayAction,
       isWindowVisible: () => mainWindow?.isVisible() ?? false,
       isDesktopLyricsShown: () => core?.listen.desktopLyrics.isShown() ?? false,
