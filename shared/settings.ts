@@ -36,6 +36,7 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   notifyTrackChange: false,
   phoneSignIn: false,
+  autoUpdate: true,
   qrPollIntervalMs: 3000,
 }
 

@@ -18,6 +18,7 @@ import { startBuiltinDataSource } from './glue/data-source'
 import { registerIpc } from './glue/ipc'
 import { openElectronStore } from './glue/store'
 import { createAppTray } from './glue/tray'
+import { createElectronUpdater } from './glue/updates'
 import { createListenPorts, registerLyricsShortcut } from './glue/listen'
 import { createLoginWindow, createMainWindow, lockDownContents, lockDownSession } from './glue/windows'
 
@@ -78,6 +79,7 @@ function onTrayAction(action: TrayAction) {
   if (action.type === 'command') core?.playerCommand(action.command)
   else if (action.type === 'quit') app.quit()
   else if (action.type === 'toggle-desktop-lyrics') core?.listen.desktopLyrics.toggle()
+  else if (action.type === 'install-update') core?.updates.install()
   else if (mainWindow?.isVisible()) {
     mainWindow.hide()
     tray?.refresh()
@@ -203,8 +205,10 @@ async function start() {
     copyText: (text) => clipboard.writeText(text),
     onPlayerState: (state) => tray?.update(state),
     listen: listenPorts,
+    updater: createElectronUpdater(log('updates')),
   })
   core.settings.onChange(() => tray?.refresh())
+  core.events.subscribe((event) => event === 'updates:changed' && tray?.refresh())
   registerIpc(core.router, core.events, () => BrowserWindow.getAllWindows())
   openMainWindow()
 
@@ -226,6 +230,7 @@ async function start() {
       isDesktopLyricsShown: () => core?.listen.desktopLyrics.isShown() ?? false,
       language: () => core?.settings.get().language ?? 'en',
       onClick: showMainWindow,
+      isUpdateReady: () => core?.updates.state().status === 'ready',
     })
   } catch (error) {
     log('main').warn('no tray on this desktop', { error: String(error) })
@@ -239,6 +244,8 @@ async function start() {
   )
   app.on('will-quit', unregisterLyricsKey)
   core.listen.desktopLyrics.start()
+  // An installed app asks its update feed now and every 6 hours (unless the setting is off).
+  core.updates.start()
 
   await core.builtin.start()
 }

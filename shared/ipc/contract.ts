@@ -161,6 +161,18 @@ export interface AppInfo {
 }
 
 /**
+ * The installed app's updates (core/updates/service.ts): `idle` (nothing to offer, or the feed could not
+ * be reached: said nowhere), `downloading` in the background, `ready` to restart into, or `failed` when
+ * the download did not match the feed's checksum and was refused. Times are epoch milliseconds.
+ */
+export type UpdateState = { checkedAt: number | null; nextCheckAt: number | null } & (
+  | { status: 'idle' }
+  | { status: 'downloading'; version: string; percent: number }
+  | { status: 'ready'; version: string }
+  | { status: 'failed'; version: string; reason: 'corrupt' }
+)
+
+/**
  * A playlist a page at a time. `catalog:playlist` answers the header, the length of the list and its first
  * rows; `catalog:playlist-rows` answers any other range (of the whole list, or of the songs matching a
  * search within it). Main keeps the whole list.
@@ -237,6 +249,8 @@ export const INVOKE_CHANNELS = [
   'collection:move',
   'collection:export',
   'collection:import',
+  'updates:state',
+  'updates:install',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]
@@ -257,6 +271,7 @@ export interface EventMap {
   'window:mode': WindowMode
   /** The active data source's own playlists changed (or another source became active). */
   'collection:changed': CollectionSummary[]
+  'updates:changed': UpdateState
 }
 export type EventName = keyof EventMap
 export const EVENT_NAMES: readonly EventName[] = [
@@ -268,6 +283,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   'lyrics:line',
   'window:mode',
   'collection:changed',
+  'updates:changed',
 ]
 
 // ---- what crosses the wire ----

@@ -21,6 +21,7 @@ import type {
   PlayerSession,
   QrEvent,
   SourceList,
+  UpdateState,
 } from './contract'
 
 /**
@@ -255,4 +256,8 @@ export const invokeChannels = {
       })
       .strict(),
   ),
+  /** The installed app's update state (nothing to do where the app cannot update itself). */
+  'updates:state': channel<UpdateState>().args(none),
+  /** "Restart to update": quits and installs the downloaded update; false when none is ready. */
+  'updates:install': channel<boolean>().args(none),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

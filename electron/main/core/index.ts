@@ -28,6 +28,8 @@ import { createPhoneAccess, makePhonePassphrase } from './sources/phone-access'
 import type { BuiltinSpawner } from './sources/phone-access'
 import { BUILTIN_ID, createSourceRegistry } from './sources/registry'
 import { superviseDataSource } from './sources/supervisor'
+import { createUpdateHandlers, createUpdateService } from './updates'
+import type { UpdaterPort } from './updates'
 
 /**
  * The main process without Electron: every decision lives here, with its dependencies injected.
@@ -80,6 +82,10 @@ export interface CoreDeps {
   timeoutMs?: number
   /** Desktop lyrics window, mini player, notifications (none: those features do nothing). */
   listen?: ListenPorts
+  /** The installed app's updater (electron-updater); absent where the app cannot update itself. */
+  updater?: UpdaterPort
+  /** Epoch milliseconds (default Date.now). */
+  now?: () => number
 }
 
 export type Core = ReturnType<typeof createCore>
@@ -213,6 +219,16 @@ export function createCore(deps: CoreDeps) {
     log,
   })
 
+  const updates = createUpdateService({
+    updater: deps.updater,
+    enabled: () => settings.get().autoUpdate,
+    timers,
+    now: deps.now ?? Date.now,
+    log: log('updates'),
+    onState: (state) => events.emit('updates:changed', state),
+  })
+  settings.onChange(() => updates.settingChanged())
+
   const handlers: Handlers = {
     ...createAppHandlers({
       appInfo: deps.appInfo,
@@ -259,6 +275,7 @@ export function createCore(deps: CoreDeps) {
     ...createSettingsHandlers(settings),
     ...listen.handlers,
     ...createCollectionHandlers(collection),
+    ...createUpdateHandlers(updates),
   }
 
   const router = createIpcRouter(handlers, { isTrustedSender: deps.isTrustedSender, log: log('ipc') })
@@ -330,8 +347,11 @@ export function createCore(deps: CoreDeps) {
     listen,
     /** The user closed the QR login window. */
     loginWindowClosed: () => auth.loginWindowClosed(),
+    /** The installed app's updates: `start()` once the window is open; `install()` is "Restart to update". */
+    updates,
     dispose() {
       auth.dispose()
+      updates.dispose()
     },
   }
 }
@@ -355,3 +375,5 @@ export type { IpcRouter } from './ipc/router'
 export type { EventHub } from './events'
 export type { ListenPorts } from './listen'
 export { DESKTOP_LYRICS_SHORTCUT } from './listen'
+export { UpdateDownloadError } from './updates'
+export type { UpdaterPort } from './updates'
