@@ -48,6 +48,7 @@ import { CHROMIUM_FLAGS, findChromium } from '../../support/chromium.ts'
 import { decode, encode } from './wire.ts'
 import { unguardedFork } from './asar-rules.ts'
 import { packagedApp, RESOURCES_ENV, serveArchives } from './packaged.ts'
+import { net } from './net.ts'
 
 // ---- the test's view: records out, commands in ----
 
@@ -938,7 +939,19 @@ const defaultSession = {
   },
   clearCache: async () => {},
 }
-export const session = { defaultSession }
+// Other partitions (electron-updater downloads in its own) are recorders like the default one.
+export const session = {
+  defaultSession,
+  fromPartition: (partition: string) => ({ ...defaultSession, partition }),
+}
+
+/** Electron's `autoUpdater` (macOS and Windows only): electron-updater emits `before-quit-for-update` on it. */
+export const autoUpdater = Object.assign(new EventEmitter(), {
+  setFeedURL: (options: unknown) => record('auto-updater-feed', options),
+  checkForUpdates: () => record('auto-updater-check'),
+  quitAndInstall: () => record('auto-updater-quit-and-install'),
+})
+export { net }
 
 const electron = {
   app,
@@ -955,5 +968,7 @@ const electron = {
   safeStorage,
   screen,
   session,
+  net,
+  autoUpdater,
 }
 export default electron
