@@ -29,6 +29,8 @@ export const settingsSchema = z.object({
    * only, and its owner passphrase is kept (encrypted) and shown, so a phone can confirm a sign-in.
    */
   phoneSignIn: z.boolean(),
+  /** An installed app checks its update feed (at start and every 6 hours) and downloads in the background. */
+  autoUpdate: z.boolean(),
   /** QR login polling interval, 3–5 s as the spec recommends. */
   qrPollIntervalMs: z.number().int().min(3000).max(5000),
 })

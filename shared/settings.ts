@@ -31,6 +31,7 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   notifyTrackChange: false,
   phoneSignIn: false,
+  autoUpdate: true,
   qrPollIntervalMs: 3000,
 }
 

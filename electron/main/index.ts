@@ -18,6 +18,7 @@ import { startBuiltinDataSource } from './glue/data-source'
 import { registerIpc } from './glue/ipc'
 import { openElectronStore } from './glue/store'
 import { createAppTray } from './glue/tray'
+import { createElectronUpdater } from './glue/updates'
 import { createListenPorts, registerLyricsShortcut } from './glue/listen'
 import { createLoginWindow, createMainWindow, lockDownContents, lockDownSession } from './glue/windows'
 
@@ -30,8 +31,9 @@ const rendererDevUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERE
 const rendererDir = join(import.meta.dirname, '../renderer')
 const rendererIndex = join(rendererDir, 'index.html')
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs')
-// Packaged with the app (electron-builder.yml `files`), so the tray has its icon when installed too.
-const trayIconPath = join(import.meta.dirname, '../../resources/icon.png')
+// Packaged with the app (electron-builder.yml `files`, inside app.asar, which Electron's nativeImage
+// reads), so the tray and the windows have their icon when installed too.
+const appIconPath = join(import.meta.dirname, '../../resources/icon.png')
 const isAppUrl = isAppUrlFor(rendererDevUrl ?? pathToFileURL(rendererDir + '/').href)
 const loadRoute = (window: BrowserWindow, hash: string) =>
   rendererDevUrl ? window.loadURL(`${rendererDevUrl}#${hash}`) : window.loadFile(rendererIndex, { hash })
@@ -77,6 +79,7 @@ function onTrayAction(action: TrayAction) {
   if (action.type === 'command') core?.playerCommand(action.command)
   else if (action.type === 'quit') app.quit()
   else if (action.type === 'toggle-desktop-lyrics') core?.listen.desktopLyrics.toggle()
+  else if (action.type === 'install-update') core?.updates.install()
   else if (mainWindow?.isVisible()) {
     mainWindow.hide()
     tray?.refresh()
@@ -95,6 +98,7 @@ function openMainWindow() {
     isAppUrl,
     bounds: windowState,
     maximized: windowState.maximized,
+    icon: appIconPath,
     load: (window) => loadRoute(window, '/'),
   })
   const window = mainWindow
@@ -180,6 +184,7 @@ async function start() {
           preloadPath,
           isAppUrl,
           parent: mainWindow ?? undefined,
+          icon: appIconPath,
           load: (window) => loadRoute(window, '/login'),
         })
         const login = loginWindow
@@ -200,8 +205,10 @@ async function start() {
     copyText: (text) => clipboard.writeText(text),
     onPlayerState: (state) => tray?.update(state),
     listen: listenPorts,
+    updater: createElectronUpdater(log('updates')),
   })
   core.settings.onChange(() => tray?.refresh())
+  core.events.subscribe((event) => event === 'updates:changed' && tray?.refresh())
   registerIpc(core.router, core.events, () => BrowserWindow.getAllWindows())
   openMainWindow()
 
@@ -217,12 +224,13 @@ async function start() {
 
   try {
     tray = createAppTray({
-      iconPath: trayIconPath,
+      iconPath: appIconPath,
       onAction: onTrayAction,
       isWindowVisible: () => mainWindow?.isVisible() ?? false,
       isDesktopLyricsShown: () => core?.listen.desktopLyrics.isShown() ?? false,
       language: () => core?.settings.get().language ?? 'en',
       onClick: showMainWindow,
+      isUpdateReady: () => core?.updates.state().status === 'ready',
     })
   } catch (error) {
     log('main').warn('no tray on this desktop', { error: String(error) })
@@ -236,6 +244,8 @@ async function start() {
   )
   app.on('will-quit', unregisterLyricsKey)
   core.listen.desktopLyrics.start()
+  // An installed app asks its update feed now and every 6 hours (unless the setting is off).
+  core.updates.start()
 
   await core.builtin.start()
 }

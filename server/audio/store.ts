@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join, sep } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { DB } from '../db/sqlite'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../data-dir'
@@ -36,13 +36,29 @@ export interface Synthesizer {
   close(): Promise<void>
 }
 
-/** The worker's file: the built out/main/synth-worker.js beside the bundle, or the TypeScript source. */
-function workerFile(): URL | undefined {
+/**
+ * The worker's file: the built out/main/synth-worker.js beside the bundle, or the TypeScript source. In an
+ * installed app the bundle lies in `resources/app.asar`, from which a worker thread cannot start (Electron's
+ * asar support does not reach worker_threads): electron-builder.yml unpacks the worker and its chunk to
+ * `app.asar.unpacked`, which is taken first. `fs` sees inside the archive, so the packed copy "exists" too.
+ */
+export function workerFile(base: string = import.meta.url): URL | undefined {
   for (const candidate of ['./synth-worker.js', '../synth-worker.js', './synth-worker.ts']) {
-    const url = new URL(candidate, import.meta.url)
-    if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url
+    const url = new URL(candidate, base)
+    if (url.protocol !== 'file:') continue
+    const unpacked = unpackedPath(fileURLToPath(url))
+    if (unpacked && existsSync(unpacked)) return pathToFileURL(unpacked)
+    if (existsSync(fileURLToPath(url))) return url
   }
   return undefined
+}
+
+/** A path inside an asar archive as its copy in `<archive>.unpacked`; undefined for any other path. */
+export function unpackedPath(path: string): string | undefined {
+  const parts = path.split(sep)
+  const at = parts.findIndex((part, index) => index > 0 && part.endsWith('.asar'))
+  if (at < 0) return undefined
+  return [...parts.slice(0, at), `${parts[at]}.unpacked`, ...parts.slice(at + 1)].join(sep)
 }
 
 /** How long the synthesis worker may sit idle before it ends (`createWorkerSynthesizer`). */
@@ -103,6 +119,10 @@ export function createWorkerSynthesizer({ idleMs = SYNTH_IDLE_MS } = {}): Worker
     const fail = (error: Error) => {
       // A worker ended on purpose (idle, close) is no failure.
       if (worker !== w) return
+      // Said once: every later song is made inline, on the server's event loop.
+      process.stderr.write(
+        `[cadence-server] the synthesis worker failed (${error.message}); synthesising inline\n`,
+      )
       broken = true
       worker = undefined
       for (const job of jobs.values()) job.reject(error)

@@ -197,6 +197,18 @@ export interface AppInfo {
 }
 
 /**
+ * The installed app's updates (core/updates/service.ts): `idle` (nothing to offer, or the feed could not
+ * be reached: said nowhere), `downloading` in the background, `ready` to restart into, or `failed` when
+ * the download did not match the feed's checksum and was refused. Times are epoch milliseconds.
+ */
+export type UpdateState = { checkedAt: number | null; nextCheckAt: number | null } & (
+  | { status: 'idle' }
+  | { status: 'downloading'; version: string; percent: number }
+  | { status: 'ready'; version: string }
+  | { status: 'failed'; version: string; reason: 'corrupt' }
+)
+
+/**
  * A playlist a page at a time. `catalog:playlist` answers the header, the length of the list and its first
  * rows; `catalog:playlist-rows` answers any other range (of the whole list, or of the songs matching a
  * search within it). Main keeps the whole list.
@@ -299,6 +311,8 @@ export const INVOKE_CHANNELS = [
   'account:add-songs',
   'account:remove-songs',
   'account:subscribe',
+  'updates:state',
+  'updates:install',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]
@@ -323,6 +337,7 @@ export interface EventMap {
   'capabilities:changed': CapabilitiesChange
   /** The liked songs were (re)loaded or changed. */
   'likes:changed': LikedSongs
+  'updates:changed': UpdateState
 }
 export type EventName = keyof EventMap
 /** One entry per event: an event added to `EventMap` and not here (or here and not there) fails the typecheck. */
@@ -337,6 +352,7 @@ const EVENTS = {
   'collection:changed': true,
   'capabilities:changed': true,
   'likes:changed': true,
+  'updates:changed': true,
 } as const satisfies Record<EventName, true>
 export const EVENT_NAMES: readonly EventName[] = Object.keys(EVENTS) as EventName[]
 

@@ -24,6 +24,7 @@ import type {
   PlayerSession,
   QrEvent,
   SourceList,
+  UpdateState,
 } from './contract'
 
 /**
@@ -280,4 +281,8 @@ export const invokeChannels = {
   'account:add-songs': channel<void>().args(z.object({ id: idSchema, songIds: accountSongIds }).strict()),
   'account:remove-songs': channel<void>().args(z.object({ id: idSchema, songIds: accountSongIds }).strict()),
   'account:subscribe': channel<void>().args(z.object({ id: idSchema, subscribe: z.boolean() }).strict()),
+  /** The installed app's update state (nothing to do where the app cannot update itself). */
+  'updates:state': channel<UpdateState>().args(none),
+  /** "Restart to update": quits and installs the downloaded update; false when none is ready. */
+  'updates:install': channel<boolean>().args(none),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

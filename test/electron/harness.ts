@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { chromium } from 'playwright-core'
 import type { Browser, Page } from 'playwright-core'
 import type { StandInRecord } from './stand-in/electron'
@@ -25,6 +25,11 @@ export interface LaunchOptions {
   home?: string
   env?: Record<string, string>
   args?: string[]
+  /**
+   * Start a packaged app's executable (test/package: `dist/stand-in/linux-unpacked/cadence`, whose launcher
+   * runs the stand-in on `resources/app.asar`) instead of the working tree's out/main/index.js.
+   */
+  executable?: string
 }
 
 export interface StandInApp {
@@ -58,11 +63,15 @@ export interface StandInApp {
 }
 
 export async function launchApp(options: LaunchOptions = {}): Promise<StandInApp> {
-  if (!existsSync(MAIN_ENTRY)) throw new Error('The app is not built: run `npm run build` first.')
+  const entry = options.executable ?? MAIN_ENTRY
+  if (!existsSync(entry)) throw new Error(`The app is not built (${entry}): run \`npm run build\` first.`)
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'cadence-standin-')))
   await mkdir(home, { recursive: true })
-  const child = spawn(process.execPath, ['--import', REGISTER, MAIN_ENTRY, ...(options.args ?? [])], {
-    cwd: ROOT,
+  const [command, args] = options.executable
+    ? [options.executable, options.args ?? []]
+    : [process.execPath, ['--import', REGISTER, MAIN_ENTRY, ...(options.args ?? [])]]
+  const child = spawn(command, args, {
+    cwd: options.executable ? dirname(options.executable) : ROOT,
     env: { ...process.env, CADENCE_STANDIN_HOME: home, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })

@@ -70,16 +70,19 @@ describe('the built app under the stand-in Electron: a data source on the networ
       rows.nth(0).getByTestId('song-name').innerText(),
       rows.nth(1).getByTestId('song-name').innerText(),
     ])
-    const refusedId = await page.evaluate(async (name) => {
-      const root = document.querySelector('#app') as unknown as {
-        __vue_app__: { config: { globalProperties: { $pinia: { _s: Map<string, unknown> } } } }
-      }
-      const store = root.__vue_app__.config.globalProperties.$pinia._s.get('playlist') as {
-        rows: Array<{ id: number | string; name: string } | undefined>
-      }
-      return store.rows.find((song) => song?.name === name)?.id
-    }, refused)
-    expect(refusedId).toBeDefined()
+    // The store may still be publishing this list's rows when the first ones are on screen: ask until it has.
+    const idOf = (name: string) =>
+      page.evaluate((n) => {
+        const root = document.querySelector('#app') as unknown as {
+          __vue_app__: { config: { globalProperties: { $pinia: { _s: Map<string, unknown> } } } }
+        }
+        const store = root.__vue_app__.config.globalProperties.$pinia._s.get('playlist') as {
+          rows: Array<{ id: number | string; name: string } | undefined>
+        }
+        return store.rows.find((song) => song?.name === n)?.id
+      }, name)
+    await expect.poll(() => idOf(refused), { timeout: 10_000 }).toBeDefined()
+    const refusedId = await idOf(refused)
     proxy.set(`/song/url?id=${refusedId}`, { refuse: '暂无版权' })
     proxy.set(`/song/detail?id=${refusedId}`, { refuse: '暂无版权' })
 

@@ -61,6 +61,22 @@ describe('tray menu', () => {
     expect(labels(buildTrayMenu(null, { windowVisible: false, language: 'zh-CN' }))[0]).toBe('未在播放')
   })
 
+  it('offers "Restart to update" first only while a downloaded update waits', () => {
+    expect(
+      buildTrayMenu(null, { windowVisible: true }).some(
+        (item) => 'id' in item && item.id === 'restart-to-update',
+      ),
+    ).toBe(false)
+    const [first, second] = buildTrayMenu(null, { windowVisible: true, updateReady: true })
+    expect(first).toMatchObject({
+      id: 'restart-to-update',
+      label: 'Restart to update',
+      enabled: true,
+      action: { type: 'install-update' },
+    })
+    expect(second).toEqual({ type: 'separator' })
+  })
+
   it('writes a short tooltip', () => {
     expect(trayTooltip(null)).toBe('Cadence')
     expect(trayTooltip({ playing: true, song })).toBe('▶ Blue Hour — Mira Vale')

@@ -40,6 +40,8 @@ import type { BuiltinSpawner } from './sources/phone-access'
 import { BUILTIN_ID, createSourceRegistry } from './sources/registry'
 import type { SourceRegistry } from './sources/registry'
 import { superviseDataSource } from './sources/supervisor'
+import { createUpdateHandlers, createUpdateService } from './updates'
+import type { UpdaterPort } from './updates'
 
 /**
  * The main process without Electron: every decision lives here, with its dependencies injected.
@@ -92,6 +94,10 @@ export interface CoreDeps {
   timeoutMs?: number
   /** Desktop lyrics window, mini player, notifications (none: those features do nothing). */
   listen?: ListenPorts
+  /** The installed app's updater (electron-updater); absent where the app cannot update itself. */
+  updater?: UpdaterPort
+  /** Epoch milliseconds (default Date.now). */
+  now?: () => number
 }
 
 /**
@@ -132,6 +138,8 @@ export interface Core {
   listen: ReturnType<typeof createListen>
   /** The user closed the QR login window. */
   loginWindowClosed: () => void
+  /** The installed app's updates: `start()` once the window is open; `install()` is "Restart to update". */
+  updates: ReturnType<typeof createUpdateService>
   dispose: () => void
 }
 
@@ -256,6 +264,16 @@ export function createCore(deps: CoreDeps): Core {
     log,
   })
 
+  const updates = createUpdateService({
+    updater: deps.updater,
+    enabled: () => settings.get().autoUpdate,
+    timers,
+    now: deps.now ?? Date.now,
+    log: log('updates'),
+    onState: (state) => events.emit('updates:changed', state),
+  })
+  settings.onChange(() => updates.settingChanged())
+
   const handlers: Handlers = {
     ...createAuthHandlers(auth, deps.openExternal ?? (() => undefined)),
     ...createAppHandlers({
@@ -296,6 +314,7 @@ export function createCore(deps: CoreDeps): Core {
     ...listen.handlers,
     ...createCollectionHandlers(collection),
     ...createExtensionHandlers({ call, capabilities, likes: likedSongs }),
+    ...createUpdateHandlers(updates),
   }
   // A like made here keeps the liked songs in step.
   const like = handlers['catalog:like']
@@ -358,8 +377,11 @@ export function createCore(deps: CoreDeps): Core {
     playerState: () => playerState,
     listen,
     loginWindowClosed: () => auth.loginWindowClosed(),
+    /** The installed app's updates: `start()` once the window is open; `install()` is "Restart to update". */
+    updates,
     dispose() {
       auth.dispose()
+      updates.dispose()
     },
   }
 }
@@ -383,3 +405,5 @@ export type { IpcRouter } from './ipc/router'
 export type { EventHub } from './events'
 export type { ListenPorts } from './listen'
 export { DESKTOP_LYRICS_SHORTCUT } from './listen'
+export { UpdateDownloadError } from './updates'
+export type { UpdaterPort } from './updates'

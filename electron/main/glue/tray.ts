@@ -14,6 +14,8 @@ export interface AppTrayOptions {
   language?: () => Language
   /** Clicking the icon shows the window. */
   onClick: () => void
+  /** Whether a downloaded update waits for a restart. */
+  isUpdateReady?: () => boolean
 }
 
 /** The tray icon: tooltip and menu built by the core (core/tray/menu.ts) from what is playing. */
@@ -28,6 +30,7 @@ export function createAppTray(options: AppTrayOptions) {
       windowVisible: options.isWindowVisible(),
       desktopLyrics: options.isDesktopLyricsShown?.() ?? false,
       language: options.language?.() ?? 'en',
+      updateReady: options.isUpdateReady?.() ?? false,
     }).map((item) =>
       item.type === 'separator'
         ? { type: 'separator' }

@@ -53,6 +53,8 @@ export interface MainWindowOptions {
   isAppUrl: (url: string) => boolean
   bounds?: { width: number; height: number; x?: number; y?: number }
   maximized?: boolean
+  /** The window's icon file (Linux and Windows title bars and task switchers; macOS ignores it). */
+  icon?: string
 }
 
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
@@ -64,6 +66,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     minWidth: 720,
     minHeight: 480,
     title: 'Cadence',
+    icon: options.icon,
     show: false,
     backgroundColor: '#111318',
     webPreferences: {
@@ -99,6 +102,7 @@ export interface LoginWindowOptions {
   load: (window: BrowserWindow) => Promise<void>
   isAppUrl: (url: string) => boolean
   parent?: BrowserWindow
+  icon?: string
 }
 
 /** The small QR login window: same secure preferences as the main window. */
@@ -114,6 +118,7 @@ export function createLoginWindow(options: LoginWindowOptions): BrowserWindow {
     maximizable: false,
     fullscreenable: false,
     title: 'Sign in — Cadence',
+    icon: options.icon,
     show: false,
     parent: options.parent,
     backgroundColor: '#111318',

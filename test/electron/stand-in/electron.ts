@@ -46,6 +46,9 @@ import { chromium } from 'playwright-core'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM_FLAGS, findChromium } from '../../support/chromium.ts'
 import { decode, encode } from './wire.ts'
+import { unguardedFork } from './asar-rules.ts'
+import { packagedApp, RESOURCES_ENV, serveArchives } from './packaged.ts'
+import { net } from './net.ts'
 
 // ---- the test's view: records out, commands in ----
 
@@ -66,6 +69,14 @@ const HOME = process.env.CADENCE_STANDIN_HOME ?? join(tmpdir(), `cadence-standin
 mkdirSync(HOME, { recursive: true })
 
 function findAppPackage(): { dir: string; json: { name?: string; productName?: string; version?: string } } {
+  // An installed app (packaged-boot.ts): the app is `resources/app.asar`, read through the asar rules.
+  const packaged = packagedApp()
+  if (packaged) {
+    return {
+      dir: packaged.appPath,
+      json: JSON.parse(readFileSync(join(packaged.appPath, 'package.json'), 'utf8')),
+    }
+  }
   let dir = dirname(resolve(process.argv[1] ?? '.'))
   for (;;) {
     const file = join(dir, 'package.json')
@@ -101,7 +112,7 @@ let socketPath: string | undefined
 let appName = appPackage.json.productName ?? appPackage.json.name ?? 'Electron'
 
 class App extends EventEmitter {
-  readonly isPackaged = process.env.CADENCE_STANDIN_PACKAGED === '1'
+  readonly isPackaged = process.env.CADENCE_STANDIN_PACKAGED === '1' || packagedApp() !== undefined
   readonly commandLine = {
     appendSwitch: (name: string, value?: string) => record('command-line-switch', { name, value }),
     hasSwitch: () => false,
@@ -502,6 +513,7 @@ export class BrowserWindow extends EventEmitter {
       id: this.id,
       title: this.title,
       bounds: this.bounds,
+      icon: windowIcon(options.icon),
       webPreferences: Object.fromEntries(Object.entries(prefs).filter(([, v]) => typeof v !== 'function')),
     })
     openWindows.add(this)
@@ -518,6 +530,7 @@ export class BrowserWindow extends EventEmitter {
         record('console', { window: this.id, type: message.type(), text: message.text() }),
       )
       page.on('pageerror', (error) => record('page-error', { window: this.id, message: error.message }))
+      await serveArchives(context, page)
       await page.addInitScript({ content: await preloadScript(prefs.preload as string | undefined) })
       return page
     })()
@@ -672,6 +685,7 @@ export const ipcMain = new IpcMain()
 // ---- utility processes ----
 
 const utilityShim = new URL('./utility-shim.ts', import.meta.url).href
+const asarRegister = new URL('./asar-register.ts', import.meta.url).href
 
 class UtilityProcess extends EventEmitter {
   pid: number | undefined
@@ -681,7 +695,11 @@ class UtilityProcess extends EventEmitter {
     this.child = child
     this.pid = child.pid
     child.on('spawn', () => this.emit('spawn'))
-    child.on('message', (message) => this.emit('message', message))
+    child.on('message', (message: { __standinRecord?: StandInRecord }) => {
+      // The utility shim's records (worker threads) go to the test, not to the app.
+      if (message?.__standinRecord) record(message.__standinRecord.kind, message.__standinRecord.data)
+      else this.emit('message', message)
+    })
     child.on('error', (error) => this.emit('error', 'FatalError', '', error))
     child.on('exit', (code, signal) => {
       children.delete(child)
@@ -701,11 +719,14 @@ class UtilityProcess extends EventEmitter {
 export const utilityProcess = {
   fork(modulePath: string, args: string[] = [], options: Record<string, unknown> = {}): UtilityProcess {
     const stdio = options.stdio === 'inherit' ? 'inherit' : 'pipe'
-    const child = fork(modulePath, args, {
+    // An installed app's utility process reads its module from the archive with the same asar rules.
+    const packaged = packagedApp()
+    const env = (options.env as NodeJS.ProcessEnv | undefined) ?? process.env
+    const child = (packaged ? unguardedFork : fork)(modulePath, args, {
       execPath: process.execPath,
-      execArgv: ['--import', utilityShim],
+      execArgv: ['--import', utilityShim, ...(packaged ? ['--import', asarRegister] : [])],
       cwd: options.cwd as string | undefined,
-      env: (options.env as NodeJS.ProcessEnv | undefined) ?? process.env,
+      env: packaged ? { ...env, [RESOURCES_ENV]: packaged.resourcesPath } : env,
       stdio: [stdio === 'inherit' ? 'ignore' : 'pipe', stdio, stdio, 'ipc'],
     })
     children.add(child)
@@ -715,6 +736,13 @@ export const utilityProcess = {
 }
 
 // ---- recorders ----
+
+/** A window's `icon` option as a record: the file and whether it loads (a path or a NativeImage). */
+function windowIcon(icon: unknown): { path: string; empty: boolean } | undefined {
+  if (icon === undefined) return undefined
+  const image = typeof icon === 'string' ? new NativeImage(icon) : (icon as NativeImage)
+  return { path: image.path, empty: image.isEmpty() }
+}
 
 class NativeImage {
   readonly path: string
@@ -911,7 +939,19 @@ const defaultSession = {
   },
   clearCache: async () => {},
 }
-export const session = { defaultSession }
+// Other partitions (electron-updater downloads in its own) are recorders like the default one.
+export const session = {
+  defaultSession,
+  fromPartition: (partition: string) => ({ ...defaultSession, partition }),
+}
+
+/** Electron's `autoUpdater` (macOS and Windows only): electron-updater emits `before-quit-for-update` on it. */
+export const autoUpdater = Object.assign(new EventEmitter(), {
+  setFeedURL: (options: unknown) => record('auto-updater-feed', options),
+  checkForUpdates: () => record('auto-updater-check'),
+  quitAndInstall: () => record('auto-updater-quit-and-install'),
+})
+export { net }
 
 const electron = {
   app,
@@ -928,5 +968,7 @@ const electron = {
   safeStorage,
   screen,
   session,
+  net,
+  autoUpdater,
 }
 export default electron

@@ -10,6 +10,7 @@ export type TrayAction =
   | { type: 'command'; command: PlayerCommandName }
   | { type: 'toggle-window' }
   | { type: 'toggle-desktop-lyrics' }
+  | { type: 'install-update' }
   | { type: 'quit' }
 
 export type TrayMenuItem =
@@ -31,6 +32,7 @@ const LABELS = {
     hideDesktopLyrics: 'Hide desktop lyrics',
     showWindow: 'Show Cadence',
     hideWindow: 'Hide Cadence',
+    restartToUpdate: 'Restart to update',
     quit: 'Quit',
   },
   'zh-CN': {
@@ -45,6 +47,7 @@ const LABELS = {
     hideDesktopLyrics: '隐藏桌面歌词',
     showWindow: '显示 Cadence',
     hideWindow: '隐藏 Cadence',
+    restartToUpdate: '重启以更新',
     quit: '退出',
   },
 } satisfies Record<Language, Record<string, string>>
@@ -64,12 +67,31 @@ export function trayTooltip(state: PlayerState | null): string {
 
 export function buildTrayMenu(
   state: PlayerState | null,
-  options: { windowVisible: boolean; desktopLyrics?: boolean; language?: Language },
+  options: {
+    windowVisible: boolean
+    desktopLyrics?: boolean
+    language?: Language
+    /** A downloaded update waits for a restart: the menu offers it first. */
+    updateReady?: boolean
+  },
 ): TrayMenuItem[] {
   const l = LABELS[options.language ?? 'en'] ?? LABELS.en
   const song = state?.song ?? null
   const hasSong = song !== null
+  const update: TrayMenuItem[] = options.updateReady
+    ? [
+        {
+          type: 'normal',
+          id: 'restart-to-update',
+          label: l.restartToUpdate,
+          enabled: true,
+          action: { type: 'install-update' },
+        },
+        { type: 'separator' },
+      ]
+    : []
   return [
+    ...update,
     {
       type: 'normal',
       id: 'now-playing',

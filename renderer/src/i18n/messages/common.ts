@@ -17,6 +17,10 @@ export default {
     totalHours: '{h} h {m} min',
     totalMinutes: '{m} min {s} s',
     totalTime: 'Total time',
+    updateReady: 'Cadence {version} is ready.',
+    restartToUpdate: 'Restart to update',
+    updateRefused:
+      'The download of Cadence {version} did not match its checksum, so it was deleted and not installed. Cadence will try again later.',
   },
   'zh-CN': {
     loading: '加载中…',
@@ -36,5 +40,8 @@ export default {
     totalHours: '{h} 小时 {m} 分钟',
     totalMinutes: '{m} 分 {s} 秒',
     totalTime: '总时长',
+    updateReady: 'Cadence {version} 已准备好。',
+    restartToUpdate: '重启以更新',
+    updateRefused: '下载的 Cadence {version} 与校验值不符，已删除且未安装。Cadence 稍后会再试。',
   },
 }
