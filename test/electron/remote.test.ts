@@ -86,6 +86,13 @@ describe('the built app under the stand-in Electron: a data source on the networ
     proxy.set(`/song/url?id=${refusedId}`, { refuse: '暂无版权' })
     proxy.set(`/song/detail?id=${refusedId}`, { refuse: '暂无版权' })
 
+    // Signed in (the refusal means "no rights to this song", not "log in first"): under load the
+    // sign-in's own status check can still be on its way when this test starts.
+    await expect
+      .poll(() => page.evaluate(() => window.cadence.invoke('auth:status').then((s) => s.status)), {
+        timeout: 15_000,
+      })
+      .toBe('signed-in')
     await rows.nth(0).getByTestId('song-name').dblclick()
     const notice = page.getByTestId('player-notice')
     await notice.waitFor({ timeout: 15_000 })
