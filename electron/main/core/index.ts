@@ -18,7 +18,9 @@ import { silentLogger } from './log'
 import type { LoggerFactory } from './log'
 import { createListen } from './listen'
 import type { ListenPorts } from './listen'
+import { createMediaHandler, createNetworkSource, MediaError } from './media'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
+import { mediaUrl } from '@shared/player/media-url'
 import { noWindows, realTimers } from './ports'
 import type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
 import { createSettingsHandlers } from './settings/handlers'
@@ -205,6 +207,22 @@ export function createCore(deps: CoreDeps) {
     void auth.check(id)
   }
 
+  // The media scheme: main resolves (and re-resolves) the signed URL and streams it to the renderer.
+  const mediaSource = createNetworkSource({
+    fetch: deps.fetch,
+    resolve: (ref) =>
+      call(async (api, sourceId) => {
+        if (sourceId !== ref.sourceId)
+          throw new MediaError(404, 'That data source is no longer the active one')
+        const song = await api.songDetail(ref.songId, auth.userId(), ref.br)
+        const url = song.privilege?.playable === false ? undefined : song.meta?.url
+        if (!url)
+          throw new MediaError(404, song.privilege?.reason || 'The data source has no audio for this song')
+        return url
+      }),
+  })
+  const media = createMediaHandler({ source: mediaSource, log: log('media') })
+
   const listen = createListen({
     ports: deps.listen ?? {},
     settings,
@@ -230,6 +248,10 @@ export function createCore(deps: CoreDeps) {
         deps.onPlayerState?.(state)
       },
       onSessionSaved: () => sessionSaved?.(),
+      mediaUrl: (ref, signedUrl) => {
+        mediaSource.remember(ref, signedUrl)
+        return mediaUrl(ref)
+      },
     }),
     ...createAuthHandlers(auth),
     ...createSourcesHandlers({
@@ -326,6 +348,8 @@ export function createCore(deps: CoreDeps) {
       })
     },
     playerState: () => playerState,
+    /** The media scheme's handler (`protocol.handle` in the app, a route in the end-to-end harness). */
+    media,
     /** Desktop lyrics, mini player and track notifications (tray and shortcut toggle them). */
     listen,
     /** The user closed the QR login window. */
@@ -355,3 +379,4 @@ export type { IpcRouter } from './ipc/router'
 export type { EventHub } from './events'
 export type { ListenPorts } from './listen'
 export { DESKTOP_LYRICS_SHORTCUT } from './listen'
+export type { MediaHandler, MediaRequest, MediaSource } from './media'
