@@ -15,6 +15,7 @@ import { serveStatic } from '../support/static-server'
 import { OWNER_PASSPHRASE } from '../support/phone'
 import { CHROMIUM_FLAGS, findChromium } from '../support/chromium'
 import { fulfilFromHandler } from '../support/scheme-route'
+import { answerSchemeFetch } from '../support/scheme-fetch'
 import { MEDIA_SCHEME } from '@shared/player/media-url'
 
 /**
@@ -44,6 +45,12 @@ export interface StartAppOptions {
   listen?: ListenPorts
 }
 
+export interface MediaRequestRecord {
+  url: string
+  range?: string
+  status: number
+}
+
 export interface App {
   page: Page
   context: BrowserContext
@@ -59,6 +66,8 @@ export interface App {
   store: ReturnType<typeof createMemoryStore>
   /** What the app put on the clipboard (`app:copy-text`), oldest first. */
   copied: string[]
+  /** The page's requests on the media scheme (element loads and fetches), oldest first. */
+  mediaRequests: MediaRequestRecord[]
   /** The QR login window, while it is open. */
   loginPage(): Page | undefined
   /** Saves a screenshot under test-results/. */
@@ -149,6 +158,17 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
 
     const store = createMemoryStore(options.store)
     const copied: string[] = []
+    const mediaRequests: MediaRequestRecord[] = []
+    // Every request on the media scheme, from an element or from fetch, as main's handler answered it.
+    const recordedMedia = async (request: Request) => {
+      const response = await core.media(request)
+      mediaRequests.push({
+        url: request.url,
+        range: request.headers.get('range') ?? undefined,
+        status: response.status,
+      })
+      return response
+    }
     const core = createCore({
       builtinPassphrase: OWNER_PASSPHRASE,
       store,
@@ -193,7 +213,10 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
     // The media scheme, served by the core's handler as the glue's protocol.handle serves it.
     await ctx.route(
       (url) => url.protocol === `${MEDIA_SCHEME}:`,
-      (route) => fulfilFromHandler(route, core.media),
+      (route) => fulfilFromHandler(route, recordedMedia),
+    )
+    await ctx.exposeBinding('__cadenceMedia', (_source, request: string) =>
+      answerSchemeFetch(recordedMedia, request),
     )
     await ctx.addInitScript({ content: await testPreload() })
     const page = await ctx.newPage()
@@ -219,6 +242,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       appUrl,
       store,
       copied,
+      mediaRequests,
       loginPage: () => loginPage,
       async screenshot(name) {
         const path = join(RESULTS_DIR, `${name}.png`)

@@ -99,7 +99,11 @@ describe('the built app under the stand-in Electron: a fresh start', () => {
     ])
     expect(app.all('protocol-handle')).toMatchObject([{ scheme: 'cadence-media' }])
     expect((await audioState(page)).src).toMatch(/^cadence-media:\/\/song\//)
-    expect(media.length).toBeGreaterThan(0)
+    const served = app.all('protocol-request') as Array<{ url: string; range?: string; status: number }>
+    expect(served.length).toBeGreaterThan(0)
+    expect(served.filter((request) => !request.url.startsWith('cadence-media://song/'))).toEqual([])
+    expect(served.filter((request) => request.status !== 200 && request.status !== 206)).toEqual([])
+    expect(served.some((request) => request.range?.startsWith('bytes='))).toBe(true)
     expect(media.filter((url) => !url.startsWith('cadence-media://song/'))).toEqual([])
 
     await app.waitFor('tray-menu', (menu) => item(menu as MenuItem[], 'play-pause')?.label === 'Pause')

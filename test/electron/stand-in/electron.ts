@@ -22,7 +22,9 @@
  *   `webContents.send` reaches `ipcRenderer.on` listeners;
  * - `protocol.registerSchemesAsPrivileged` (before `ready` only) and `protocol.handle`: a page's media or
  *   document request on a handled scheme reaches the handler as a `Request` and is answered with its
- *   `Response` (status, headers, body) through Playwright's request interception;
+ *   `Response` (status, headers, body) through Playwright's request interception, and so does `fetch()`
+ *   on a scheme privileged with `supportFetchAPI` (through a binding, `support/scheme-fetch.ts`: plain
+ *   Chromium refuses such a fetch before any request); each answer is recorded (`protocol-request`);
  * - `utilityProcess.fork`: a real Node 24 child process with `process.parentPort` (messages as
  *   `{ data }`), `postMessage`, `kill`, `exit` events; utility processes end with the app;
  * - recorders (sent to the test as `record` messages): `Tray` (icon file, tooltip, menu as data; the test
@@ -34,8 +36,8 @@
  * `$CADENCE_STANDIN_SAFESTORAGE`); two JavaScript worlds per page (the preload runs in the page's world,
  * the copy rules stand in for the boundary; the page could reach `__standinEmit`); navigation,
  * window-open, permission and `webRequest` handlers are recorded, never driven by Chromium; the sandbox;
- * custom-scheme privileges (recorded only: `fetch()` on a custom scheme is refused by Chromium, bodies
- * are sent whole, not streamed, and CORS on the scheme is Chromium's ordinary rule);
+ * custom-scheme privileges other than `supportFetchAPI` (recorded only; bodies are sent whole, not
+ * streamed; an element's CORS load on the scheme is refused, as Chromium refuses unknown schemes);
  * Electron's process model (every window is a page of one browser); GPU, menus on screen, devtools.
  */
 import { EventEmitter } from 'node:events'
@@ -51,6 +53,7 @@ import { chromium } from 'playwright-core'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM_FLAGS, findChromium } from '../../support/chromium.ts'
 import { fulfilFromHandler } from '../../support/scheme-route.ts'
+import { answerSchemeFetch } from '../../support/scheme-fetch.ts'
 import { decode, encode } from './wire.ts'
 
 // ---- the test's view: records out, commands in ----
@@ -340,6 +343,13 @@ function browserContext(): Promise<BrowserContext> {
         return handler ? fulfilFromHandler(route, handler) : route.abort('failed')
       },
     )
+    await context.exposeBinding('__standinProtocol', (_source, message: string) => {
+      const scheme = (JSON.parse(message) as { url: string }).url.split(':')[0]
+      const handler = protocolHandlers.get(scheme)
+      return handler
+        ? answerSchemeFetch(handler, message)
+        : Promise.resolve(JSON.stringify({ error: `no handler for ${scheme}` }))
+    })
     await context.exposeBinding('__standinIpc', (source, message: string) =>
       answerIpc(source.page, source.frame.url(), message),
     )
@@ -377,7 +387,9 @@ function pageRuntime(): Promise<string> {
 async function preloadScript(preload: string | undefined): Promise<string> {
   const runtime = await pageRuntime()
   const body = preload ? readFileSync(preload, 'utf8') : ''
+  const fetchSchemes = [...privilegedSchemes].filter(([, p]) => p.supportFetchAPI).map(([scheme]) => scheme)
   return `(function () {
+globalThis.__standinFetchSchemes = ${JSON.stringify(fetchSchemes)};
 ${runtime}
 const electron = __standinRuntime.electron;
 const require = (id) => {
@@ -710,7 +722,15 @@ export const protocol = {
   },
   handle(scheme: string, handler: ProtocolHandler): void {
     if (protocolHandlers.has(scheme)) throw new Error(`Failed to register protocol: ${scheme}`)
-    protocolHandlers.set(scheme, handler)
+    protocolHandlers.set(scheme, async (request) => {
+      const response = await handler(request)
+      record('protocol-request', {
+        url: request.url,
+        range: request.headers.get('range') ?? undefined,
+        status: response.status,
+      })
+      return response
+    })
     record('protocol-handle', { scheme, privileges: privilegedSchemes.get(scheme) ?? null })
   },
   unhandle(scheme: string): void {
