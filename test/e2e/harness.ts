@@ -36,6 +36,10 @@ export interface StartAppOptions {
   server?: { mediaUrlTtlSeconds?: number; tokenTtlSeconds?: number }
   /** Extra Chromium flags. */
   chromiumArgs?: string[]
+  /** Let Chromium make sound (Playwright mutes it by default): for `npm run bench:audio`. */
+  audible?: boolean
+  /** Extra environment for Chromium (e.g. `PULSE_SERVER`). */
+  chromiumEnv?: Record<string, string>
   viewport?: { width: number; height: number }
   /** What the settings store holds at start (e.g. `{ settings: { ...DEFAULT_SETTINGS, keepSignedIn: false } }`). */
   store?: Record<string, unknown>
@@ -195,6 +199,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       executablePath: findChromium(),
       args: [...CHROMIUM_FLAGS, ...(options.chromiumArgs ?? [])],
       headless: true,
+      ...(options.audible ? { ignoreDefaultArgs: ['--mute-audio'] } : {}),
+      ...(options.chromiumEnv ? { env: { ...process.env, ...options.chromiumEnv } } : {}),
     })
     cleanups.push(() => browser.close())
     const ctx = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } })
