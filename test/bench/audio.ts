@@ -215,7 +215,14 @@ async function main() {
   }
   const t0 = Date.now()
   const recorder = new Recorder()
-  const marks: Record<string, number[]> = { boundary: [], pause: [], resume: [], seek: [], click: [] }
+  const marks: Record<string, number[]> = {
+    boundary: [],
+    pause: [],
+    resume: [],
+    seek: [],
+    click: [],
+    loud: [],
+  }
   try {
     const songs = (await findSongs(app, 7, playable))
       .filter((song) => (song.duration ?? 0) > 20_000)
@@ -229,8 +236,7 @@ async function main() {
     for (const song of songs.slice(0, 5)) {
       marks.click.push(Date.now())
       await playSongs(app.page, [song])
-      // Long enough to measure the song's loudness as heard (from 1 s to 3.5 s).
-      await waitForClock(app.page, 3.6)
+      await waitForClock(app.page, 0.6)
       await playerCall(app.page, 'pause')
       await sleep(600)
     }
@@ -245,6 +251,21 @@ async function main() {
           )
       })
     }
+    // Loudness as heard once each song is measured (the clicks above started the measuring).
+    await app.page.waitForFunction(
+      (count) =>
+        Object.keys(localStorage).filter((key) => key.startsWith('cadence.loudness.')).length >= count,
+      before ? 0 : 5,
+      { timeout: 120_000, polling: 500 },
+    )
+    for (const song of songs.slice(0, 5)) {
+      marks.loud.push(Date.now())
+      await playSongs(app.page, [song])
+      await waitForClock(app.page, 3.6)
+      await playerCall(app.page, 'pause')
+      await sleep(300)
+    }
+
     // Five song boundaries: each song sought to 2 s before its end, then left to run into the next.
     await playSongs(app.page, songs)
     for (let i = 0; i < songs.length - 1; i++) {
@@ -326,8 +347,8 @@ async function main() {
     }
     const pauses = marks.pause.map((at) => edge(at, 'pause'))
     const seeks = marks.seek.map((at) => edge(at, 'seek'))
-    // Loudness of each song as heard: 1 s to 3.5 s after its click.
-    const loudness = marks.click.map((at) => {
+    // Loudness of each song as heard: 1 s to 3.5 s after it was asked to play (measured by then).
+    const loudness = marks.loud.map((at) => {
       const from = recorder.frameAt(at + 1000)
       const to = recorder.frameAt(at + 3500)
       const meter = createLoudnessMeter(RATE, 2)

@@ -129,3 +129,22 @@ describe('memory', () => {
     expect(heldBytes(10, 44100, 2)).toBe(10 * 44100 * 2 * 4)
   })
 })
+
+describe('stored loudness', () => {
+  it('is kept per data source and song, whatever the bitrate, and ignores unreadable entries', async () => {
+    const { storedLoudness } = await import('@renderer/services/player/audio/loudness')
+    localStorage.setItem('cadence.loudness.builtin:7', JSON.stringify({ integrated: -11.5, truePeak: -0.4 }))
+    localStorage.setItem('cadence.loudness.builtin:8', '{not json')
+    expect(storedLoudness('cadence-media://song/builtin/7?br=128000')).toEqual({
+      integrated: -11.5,
+      truePeak: -0.4,
+    })
+    expect(storedLoudness('cadence-media://song/builtin/7?br=1411200')).toEqual({
+      integrated: -11.5,
+      truePeak: -0.4,
+    })
+    expect(storedLoudness('cadence-media://song/other/7?br=128000')).toBeUndefined()
+    expect(storedLoudness('cadence-media://song/builtin/8?br=128000')).toBeUndefined()
+    expect(chooseGainDb(storedLoudness('cadence-media://song/builtin/7?br=1'), '-14')).toBeCloseTo(-2.5)
+  })
+})

@@ -6,6 +6,9 @@ import { AHEAD_SECONDS, CHUNK_SECONDS } from './memory'
 import { createResampler } from './resample'
 import type { Resampler } from './resample'
 import { decodeFrames, frameRange, parseWavHeader } from './wav'
+import { chooseGainDb, dbToGain, DEFAULT_LOUDNESS_TARGET, gainRampSeconds } from '@shared/audio/gain'
+import type { LoudnessTarget } from '@shared/audio/gain'
+import { measureLoudness, storedLoudness } from './loudness'
 import type { WavLayout } from './wav'
 
 /**
@@ -19,6 +22,9 @@ import type { WavLayout } from './wav'
  * - Gapless: `prepare(url)` names the song that follows; near the end it is opened and its first frame
  *   scheduled on the frame where the current song's last one ends. When the engine then sets `src` to
  *   it, it is adopted, already playing.
+ * - Loudness: each song's gain node plays it toward −14 LUFS from its measured EBU R128 loudness
+ *   (`loudness.ts`: measured once in a worker, stored per source and song); an unmeasured song starts at
+ *   a safe gain and is ramped once measured. The chain ends in a limiter.
  * - Pause, resume, seek and stop fade the transport gain over 12 ms on the audio clock; a pause then
  *   suspends the context (its clock stops, nothing is lost), a seek starts the new position under a
  *   fade in.
@@ -30,6 +36,8 @@ export interface OutputOptions {
   /** Fetches a range of a media address (default: `fetch`, which Electron allows on the privileged scheme). */
   fetch?: typeof fetch
   createContext?: () => AudioContext
+  /** The loudness target (default −14 LUFS). */
+  loudnessTarget?: () => LoudnessTarget
 }
 
 type Listener = (event: Event) => void
@@ -83,6 +91,8 @@ class Track {
   /** The epoch of a start whose first chunk is not scheduled yet. */
   private starting: number | undefined
   readonly opened: Promise<void>
+  /** The loudness gain applied (dB). */
+  gainDb = 0
   disposed = false
   failed = false
 
@@ -409,11 +419,39 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     if (track.endTime !== undefined && remaining <= 0) finish(track)
   }
 
+  /**
+   * The song's gain toward the loudness target: from its stored measurement, or the safe gain until it
+   * is measured (in a worker), then ramped to the right one slowly enough not to be heard as a step.
+   */
+  function applyLoudness(track: Track) {
+    const target = options.loudnessTarget?.() ?? DEFAULT_LOUDNESS_TARGET
+    const stored = storedLoudness(track.url)
+    track.gainDb = chooseGainDb(stored, target)
+    track.output.gain.value = dbToGain(track.gainDb)
+    if (stored || target === 'off' || !track.layout) return
+    measureLoudness(track.url, load).then(
+      (measured) => {
+        if (!measured || track.disposed || !context) return
+        const to = chooseGainDb(measured, target)
+        const seconds = gainRampSeconds(track.gainDb, to)
+        const gain = track.output.gain
+        gain.cancelAndHoldAtTime(context.currentTime)
+        gain.linearRampToValueAtTime(dbToGain(to), context.currentTime + Math.max(seconds, 0.05))
+        track.gainDb = to
+      },
+      () => undefined,
+    )
+  }
+
   function prepareNext(track: Track) {
     if (!nextUrl || prepared || track.endTime === undefined) return
     const next = new Track(nextUrl, graph(), transport, load, underrun)
     prepared = next
     const at = track.endTime
+    next.opened.then(
+      () => applyLoudness(next),
+      () => undefined,
+    )
     next
       .startAt(0, at, () => at)
       .catch(() => {
@@ -484,6 +522,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     const mine = generation
     track.opened.then(
       () => {
+        applyLoudness(track)
         if (mine !== generation) return
         emit('durationchange')
         emit('loadedmetadata')
