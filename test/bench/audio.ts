@@ -332,9 +332,14 @@ async function main() {
       return ms(run.length) - silences[i].tail - silences[i + 1].head
     })
     const edge = (at: number, kind: 'pause' | 'seek') => {
-      // The first silence of at least 5 ms that starts after the command (less the mapping's slack).
+      // A pause: the first silence of at least 300 ms after the command (the demo music has short
+      // silences of its own, some with hard edges, which a shorter run would find). A seek: the first
+      // silence of at least 5 ms (so a seek's figure can be one of the music's own gaps).
       const center = recorder.frameAt(at)
-      const run = firstSilence(rec, center - RATE / 50, center + RATE / 2, RATE / 200)
+      const run =
+        kind === 'pause'
+          ? firstSilence(rec, center - RATE / 10, center + 0.45 * RATE, 0.3 * RATE)
+          : firstSilence(rec, center - RATE / 50, center + RATE / 2, RATE / 200)
       const before = run.start
       const windowFrames = RATE / 1000
       const lastMs = rmsDb(rec, before - windowFrames, windowFrames)

@@ -25,9 +25,9 @@ import type { WavLayout } from './wav'
  * - Loudness: each song's gain node plays it toward −14 LUFS from its measured EBU R128 loudness
  *   (`loudness.ts`: measured once in a worker, stored per source and song); an unmeasured song starts at
  *   a safe gain and is ramped once measured. The chain ends in a limiter.
- * - Pause, resume, seek and stop fade the transport gain over 12 ms on the audio clock; a pause then
- *   suspends the context (its clock stops, nothing is lost), a seek starts the new position under a
- *   fade in.
+ * - Pause, resume, seek and stop fade the transport gain over 12 ms on the audio clock; a pause stops
+ *   the song at the fade's end (and suspends the context once the fade has been heard), play starts it
+ *   again there under a fade in, as a seek does.
  * - A file that is not WAV is fetched whole and decoded by `decodeAudioData` (held whole: see
  *   docs/playback.md).
  */
@@ -48,6 +48,8 @@ const FIRST_CHUNK_SECONDS = 0.25
 const START_LEAD_SECONDS = 0.01
 const HEADER_BYTES = 64 * 1024
 const TICK_MS = 250
+/** How long a song that started on the previous one's last frame waits for the engine to take it. */
+const ADOPT_GRACE_MS = 5000
 
 interface Chunk {
   node: AudioBufferSourceNode
@@ -468,7 +470,8 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     emit('timeupdate')
     emit('pause')
     emit('ended')
-    // The prepared song plays on; if the engine does not adopt it at once, it is stopped.
+    // The prepared song plays on; if the engine does not adopt it (it may first have to resolve the song
+    // again, over IPC), it is stopped after a grace long enough for that.
     const next = prepared
     if (next) {
       setTimeout(() => {
@@ -476,7 +479,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
           prepared = undefined
           next.dispose(now())
         }
-      }, 1000)
+      }, ADOPT_GRACE_MS)
     } else {
       stopTicker()
     }
@@ -571,20 +574,29 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     if (paused) return
     paused = true
     const track = current
-    if (track) pendingPosition = track.position(now())
     const plan = planFade('pause', now())
     applyFade(plan)
+    // The song stops where the fade ends and starts again from there on play. The context is suspended
+    // only once the fade has left the output's buffer: suspending stops the device stream, and what was
+    // still in its buffer (the fade itself) would be dropped, which is heard as a cut.
+    if (track) {
+      pendingPosition = track.position(now())
+      track.stopChunks(plan.cutAt!)
+      track.needsStart = true
+    }
+    if (prepared) {
+      prepared.dispose(now())
+      prepared = undefined
+    }
     stopTicker()
     emit('timeupdate')
     emit('pause')
     const context = graph()
+    const drained = FADE_SECONDS + context.baseLatency + (context.outputLatency || 0) + 0.2
     clearTimeout(suspendTimer)
-    suspendTimer = setTimeout(
-      () => {
-        if (paused && context.state === 'running') void context.suspend()
-      },
-      (FADE_SECONDS + 0.03) * 1000,
-    )
+    suspendTimer = setTimeout(() => {
+      if (paused && context.state === 'running') void context.suspend()
+    }, drained * 1000)
   }
 
   function seek(seconds: number) {
