@@ -12,6 +12,9 @@ export const SETTINGS_VERSION = 1
 export const QUALITIES = ['standard', 'higher', 'exhigh', 'lossless'] as const
 export type Quality = (typeof QUALITIES)[number]
 export const THEMES = ['system', 'light', 'dark'] as const
+/** Loudness normalisation: toward −14 LUFS (the default), −18 LUFS (quieter, more headroom), or off. */
+export const LOUDNESS_CHOICES = ['-14', '-18', 'off'] as const
+export type LoudnessChoice = (typeof LOUDNESS_CHOICES)[number]
 export type Theme = (typeof THEMES)[number]
 export const LANGUAGES = ['en', 'zh-CN'] as const
 export type Language = (typeof LANGUAGES)[number]
@@ -23,6 +26,7 @@ export const DEFAULT_SETTINGS: Settings = {
   keepSignedIn: true,
   allowInsecureStorage: false,
   quality: 'exhigh',
+  loudness: '-14',
   theme: 'system',
   language: 'en',
   lyrics: {

@@ -6,6 +6,7 @@ import { chooseBitrate } from '@shared/player/quality'
 import type { Quality } from '@shared/settings'
 import { toCadenceError } from '@renderer/composables/async-state'
 import { createWebAudioOutput } from './audio/output'
+import type { OutputOptions } from './audio/output'
 
 /**
  * The playback engine: the one `<audio>` element, its events, and resolve-and-resume. It resolves the
@@ -50,9 +51,9 @@ export type PlayerAudio = Pick<
  * The real element, mounted hidden in the document with `data-testid="player-audio"` so end-to-end tests
  * can read its clock (`currentTime`) the way a person hears it.
  */
-export function createAudioElement(): PlayerAudio {
+export function createAudioElement(options: OutputOptions = {}): PlayerAudio {
   // The Web Audio output (gapless, fades) wherever Web Audio exists; the plain element elsewhere.
-  if (typeof AudioContext !== 'undefined') return createWebAudioOutput()
+  if (typeof AudioContext !== 'undefined') return createWebAudioOutput(options)
   const audio = document.createElement('audio')
   audio.preload = 'auto'
   audio.dataset.testid = 'player-audio'
