@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { LANGUAGES, QUALITIES, SETTINGS_VERSION, THEMES } from './settings-choices'
+import { LANGUAGES, LOUDNESS_CHOICES, QUALITIES, SETTINGS_VERSION, THEMES } from './settings-choices'
 
 /** The settings' zod schemas: main only (it validates what it loads and every patch). */
 
@@ -10,6 +10,8 @@ export const settingsSchema = z.object({
   /** Linux without a keyring: the user agreed to store the credential with weak (basic_text) protection. */
   allowInsecureStorage: z.boolean(),
   quality: z.enum(QUALITIES),
+  /** Loudness normalisation target (renderer's Web Audio output). */
+  loudness: z.enum(LOUDNESS_CHOICES),
   theme: z.enum(THEMES),
   language: z.enum(LANGUAGES),
   lyrics: z.object({

@@ -8,8 +8,8 @@ import type { settingsPatchSchema, settingsSchema } from './settings-schema'
  * zod; main's schemas are in `./settings-schema`.
  */
 
-export { LANGUAGES, QUALITIES, SETTINGS_VERSION, THEMES } from './settings-choices'
-export type { Language, Quality, Theme } from './settings-choices'
+export { LANGUAGES, LOUDNESS_CHOICES, QUALITIES, SETTINGS_VERSION, THEMES } from './settings-choices'
+export type { Language, LoudnessChoice, Quality, Theme } from './settings-choices'
 
 export type Settings = z.infer<typeof settingsSchema>
 
@@ -18,6 +18,7 @@ export const DEFAULT_SETTINGS: Settings = {
   keepSignedIn: true,
   allowInsecureStorage: false,
   quality: 'exhigh',
+  loudness: '-14',
   theme: 'system',
   language: 'en',
   lyrics: {

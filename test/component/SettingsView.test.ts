@@ -92,6 +92,17 @@ describe('SettingsView', () => {
     expect(settings.language).toBe('zh-CN')
   })
 
+  it('offers loudness normalisation at −14 LUFS by default, −18 or off', async () => {
+    const { wrapper } = await mountSettings()
+    const choices = wrapper.findAll('input[name="loudness"]')
+    expect(choices.map((input) => (input.element as HTMLInputElement).value)).toEqual(['-14', '-18', 'off'])
+    expect((wrapper.get('input[name="loudness"][value="-14"]').element as HTMLInputElement).checked).toBe(
+      true,
+    )
+    await wrapper.get('input[name="loudness"][value="off"]').setValue(true)
+    expect(invoke).toHaveBeenCalledWith('settings:update', { loudness: 'off' })
+  })
+
   it('rolls a refused change back and says why', async () => {
     const { wrapper, settings } = await mountSettings()
     invoke.mockRejectedValueOnce(new CadenceError({ kind: 'internal', message: 'disk full' }))

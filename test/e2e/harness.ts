@@ -14,6 +14,9 @@ import { createTestCipher } from '../support/test-cipher'
 import { serveStatic } from '../support/static-server'
 import { OWNER_PASSPHRASE } from '../support/phone'
 import { CHROMIUM_FLAGS, findChromium } from '../support/chromium'
+import { fulfilFromHandler } from '../support/scheme-route'
+import { answerSchemeFetch } from '../support/scheme-fetch'
+import { MEDIA_SCHEME } from '@shared/player/media-url'
 
 /**
  * Runs Cadence for an end-to-end test: the reference data source started in-process and registered as
@@ -33,6 +36,10 @@ export interface StartAppOptions {
   server?: { mediaUrlTtlSeconds?: number; tokenTtlSeconds?: number }
   /** Extra Chromium flags. */
   chromiumArgs?: string[]
+  /** Let Chromium make sound (Playwright mutes it by default): for `npm run bench:audio`. */
+  audible?: boolean
+  /** Extra environment for Chromium (e.g. `PULSE_SERVER`). */
+  chromiumEnv?: Record<string, string>
   viewport?: { width: number; height: number }
   /** What the settings store holds at start (e.g. `{ settings: { ...DEFAULT_SETTINGS, keepSignedIn: false } }`). */
   store?: Record<string, unknown>
@@ -40,6 +47,12 @@ export interface StartAppOptions {
   cipher?: SecretCipher
   /** Desktop lyrics window, mini player and notifications (pages and viewports in the test). */
   listen?: ListenPorts
+}
+
+export interface MediaRequestRecord {
+  url: string
+  range?: string
+  status: number
 }
 
 export interface App {
@@ -59,6 +72,8 @@ export interface App {
   copied: string[]
   /** Addresses the app asked the system to open in the default browser (`openExternal`). */
   opened: string[]
+  /** The page's requests on the media scheme (element loads and fetches), oldest first. */
+  mediaRequests: MediaRequestRecord[]
   /** The QR login window, while it is open. */
   loginPage(): Page | undefined
   /** Saves a screenshot under test-results/. */
@@ -150,6 +165,17 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
     const store = createMemoryStore(options.store)
     const copied: string[] = []
     const openedUrls: string[] = []
+    const mediaRequests: MediaRequestRecord[] = []
+    // Every request on the media scheme, from an element or from fetch, as main's handler answered it.
+    const recordedMedia = async (request: Request) => {
+      const response = await core.media(request)
+      mediaRequests.push({
+        url: request.url,
+        range: request.headers.get('range') ?? undefined,
+        status: response.status,
+      })
+      return response
+    }
     const core = createCore({
       builtinPassphrase: OWNER_PASSPHRASE,
       store,
@@ -177,6 +203,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       executablePath: findChromium(),
       args: [...CHROMIUM_FLAGS, ...(options.chromiumArgs ?? [])],
       headless: true,
+      ...(options.audible ? { ignoreDefaultArgs: ['--mute-audio'] } : {}),
+      ...(options.chromiumEnv ? { env: { ...process.env, ...options.chromiumEnv } } : {}),
     })
     cleanups.push(() => browser.close())
     const ctx = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } })
@@ -191,6 +219,14 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
             senderUrl: source.frame.url(),
           }),
         ),
+    )
+    // The media scheme, served by the core's handler as the glue's protocol.handle serves it.
+    await ctx.route(
+      (url) => url.protocol === `${MEDIA_SCHEME}:`,
+      (route) => fulfilFromHandler(route, recordedMedia),
+    )
+    await ctx.exposeBinding('__cadenceMedia', (_source, request: string) =>
+      answerSchemeFetch(recordedMedia, request),
     )
     await ctx.addInitScript({ content: await testPreload() })
     const page = await ctx.newPage()
@@ -217,6 +253,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       store,
       copied,
       opened: openedUrls,
+      mediaRequests,
       loginPage: () => loginPage,
       async screenshot(name) {
         const path = join(RESULTS_DIR, `${name}.png`)

@@ -1,7 +1,9 @@
 import { createBridge } from '@shared/ipc/bridge'
 import type { CadenceBridge } from '@shared/ipc/bridge'
 import type { EventName } from '@shared/ipc/contract'
+import { MEDIA_SCHEME } from '@shared/player/media-url'
 import { exposeInMainWorld } from '../electron/stand-in/context-bridge'
+import { installSchemeFetch } from '../support/scheme-fetch'
 
 /**
  * The end-to-end tests' preload: the same `createBridge` as Electron's preload, over a transport made
@@ -37,3 +39,7 @@ const bridge = createBridge({
   },
 })
 exposeInMainWorld(window, 'cadence', bridge)
+
+// What Electron's supportFetchAPI privilege gives the media scheme (see scheme-fetch.ts).
+const media = (window as unknown as { __cadenceMedia(request: string): Promise<string> }).__cadenceMedia
+installSchemeFetch(window, MEDIA_SCHEME, media)

@@ -27,7 +27,10 @@ import type { LoggerFactory } from './log'
 import { createLikedSongs } from './likes'
 import { createListen } from './listen'
 import type { ListenPorts } from './listen'
+import { createMediaHandler, createNetworkSource, MediaError } from './media'
+import type { MediaHandler } from './media'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
+import { mediaUrl } from '@shared/player/media-url'
 import { noWindows, realTimers } from './ports'
 import type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
 import { createSettingsHandlers } from './settings/handlers'
@@ -140,6 +143,8 @@ export interface Core {
   loginWindowClosed: () => void
   /** The installed app's updates: `start()` once the window is open; `install()` is "Restart to update". */
   updates: ReturnType<typeof createUpdateService>
+  /** The media scheme's handler (`protocol.handle` in the app, a route in the end-to-end harness). */
+  media: MediaHandler
   dispose: () => void
 }
 
@@ -256,6 +261,22 @@ export function createCore(deps: CoreDeps): Core {
     }
   })
 
+  // The media scheme: main resolves (and re-resolves) the signed URL and streams it to the renderer.
+  const mediaSource = createNetworkSource({
+    fetch: deps.fetch,
+    resolve: (ref) =>
+      call(async (api, sourceId) => {
+        if (sourceId !== ref.sourceId)
+          throw new MediaError(404, 'That data source is no longer the active one')
+        const song = await api.songDetail(ref.songId, auth.userId(), ref.br)
+        const url = song.privilege?.playable === false ? undefined : song.meta?.url
+        if (!url)
+          throw new MediaError(404, song.privilege?.reason || 'The data source has no audio for this song')
+        return url
+      }),
+  })
+  const media = createMediaHandler({ source: mediaSource, log: log('media') })
+
   const listen = createListen({
     ports: deps.listen ?? {},
     settings,
@@ -295,6 +316,10 @@ export function createCore(deps: CoreDeps): Core {
         if (state.song && String(state.song.id) !== String(before)) likedSongs.playing(state.song.id)
       },
       onSessionSaved: () => sessionSaved?.(),
+      mediaUrl: (ref, signedUrl) => {
+        mediaSource.remember(ref, signedUrl)
+        return mediaUrl(ref)
+      },
     }),
     ...createSourcesHandlers({
       list: () => registry.list(),
@@ -375,6 +400,8 @@ export function createCore(deps: CoreDeps): Core {
       })
     },
     playerState: () => playerState,
+    /** The media scheme's handler (`protocol.handle` in the app, a route in the end-to-end harness). */
+    media,
     listen,
     loginWindowClosed: () => auth.loginWindowClosed(),
     /** The installed app's updates: `start()` once the window is open; `install()` is "Restart to update". */
@@ -407,3 +434,4 @@ export type { ListenPorts } from './listen'
 export { DESKTOP_LYRICS_SHORTCUT } from './listen'
 export { UpdateDownloadError } from './updates'
 export type { UpdaterPort } from './updates'
+export type { MediaHandler, MediaRequest, MediaSource } from './media'

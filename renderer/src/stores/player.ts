@@ -70,7 +70,8 @@ export const usePlayerStore = defineStore('player', () => {
     quality: () => settings.value.quality,
     ready: ensureSettings,
     notify,
-    createAudio: createAudioElement,
+    // The loudness target is read as each song starts.
+    createAudio: () => createAudioElement({ loudnessTarget: () => settings.value.loudness }),
     onProgress: (reason) => session.onProgress(reason),
   })
   const { playing, status, positionMs, durationMs, volume, muted, error, detail, clockChanges } = engine

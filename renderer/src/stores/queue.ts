@@ -92,6 +92,8 @@ export const useQueueStore = defineStore('queue', () => {
     },
     /** The song that Next would play, for resolving it ahead of time. */
     peekNext: () => Q.peekNext(state.value)?.item,
+    /** The entry a song's end moves to (the current one with repeat one): the gapless output's next song. */
+    peekAdvance: () => Q.peekNext(state.value, { auto: true }),
     snapshot: () => Q.queueToJSON(state.value),
     /** Restores a saved snapshot of unknown shape (invalid items dropped). */
     restore: (data: unknown) => void (state.value = Q.queueFromJSON<Song>(data, isSong)),

@@ -20,6 +20,11 @@
  *   run); arguments and answers pass `structuredClone` (a function is refused); a throwing handler
  *   rejects in the page with `Error invoking remote method '<channel>': …`, message only;
  *   `webContents.send` reaches `ipcRenderer.on` listeners;
+ * - `protocol.registerSchemesAsPrivileged` (before `ready` only) and `protocol.handle`: a page's media or
+ *   document request on a handled scheme reaches the handler as a `Request` and is answered with its
+ *   `Response` (status, headers, body) through Playwright's request interception, and so does `fetch()`
+ *   on a scheme privileged with `supportFetchAPI` (through a binding, `support/scheme-fetch.ts`: plain
+ *   Chromium refuses such a fetch before any request); each answer is recorded (`protocol-request`);
  * - `utilityProcess.fork`: a real Node 24 child process with `process.parentPort` (messages as
  *   `{ data }`), `postMessage`, `kill`, `exit` events; utility processes end with the app;
  * - recorders (sent to the test as `record` messages): `Tray` (icon file, tooltip, menu as data; the test
@@ -31,6 +36,8 @@
  * `$CADENCE_STANDIN_SAFESTORAGE`); two JavaScript worlds per page (the preload runs in the page's world,
  * the copy rules stand in for the boundary; the page could reach `__standinEmit`); navigation,
  * window-open, permission and `webRequest` handlers are recorded, never driven by Chromium; the sandbox;
+ * custom-scheme privileges other than `supportFetchAPI` (recorded only; bodies are sent whole, not
+ * streamed; an element's CORS load on the scheme is refused, as Chromium refuses unknown schemes);
  * Electron's process model (every window is a page of one browser); GPU, menus on screen, devtools.
  */
 import { EventEmitter } from 'node:events'
@@ -45,6 +52,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM_FLAGS, findChromium } from '../../support/chromium.ts'
+import { fulfilFromHandler } from '../../support/scheme-route.ts'
+import { answerSchemeFetch } from '../../support/scheme-fetch.ts'
 import { decode, encode } from './wire.ts'
 import { unguardedFork } from './asar-rules.ts'
 import { packagedApp, RESOURCES_ENV, serveArchives } from './packaged.ts'
@@ -336,6 +345,22 @@ function browserContext(): Promise<BrowserContext> {
       args: [...CHROMIUM_FLAGS, '--allow-file-access-from-files', '--remote-debugging-port=0'],
       viewport: { width: 1200, height: 780 },
     })
+    // Custom schemes: a page's request on a scheme `protocol.handle` took goes to its handler.
+    await context.route(
+      (url) => protocolHandlers.has(url.protocol.slice(0, -1)),
+      (route) => {
+        const scheme = new URL(route.request().url()).protocol.slice(0, -1)
+        const handler = protocolHandlers.get(scheme)
+        return handler ? fulfilFromHandler(route, handler) : route.abort('failed')
+      },
+    )
+    await context.exposeBinding('__standinProtocol', (_source, message: string) => {
+      const scheme = (JSON.parse(message) as { url: string }).url.split(':')[0]
+      const handler = protocolHandlers.get(scheme)
+      return handler
+        ? answerSchemeFetch(handler, message)
+        : Promise.resolve(JSON.stringify({ error: `no handler for ${scheme}` }))
+    })
     await context.exposeBinding('__standinIpc', (source, message: string) =>
       answerIpc(source.page, source.frame.url(), message),
     )
@@ -373,7 +398,9 @@ function pageRuntime(): Promise<string> {
 async function preloadScript(preload: string | undefined): Promise<string> {
   const runtime = await pageRuntime()
   const body = preload ? readFileSync(preload, 'utf8') : ''
+  const fetchSchemes = [...privilegedSchemes].filter(([, p]) => p.supportFetchAPI).map(([scheme]) => scheme)
   return `(function () {
+globalThis.__standinFetchSchemes = ${JSON.stringify(fetchSchemes)};
 ${runtime}
 const electron = __standinRuntime.electron;
 const require = (id) => {
@@ -682,6 +709,51 @@ class IpcMain extends EventEmitter {
 }
 export const ipcMain = new IpcMain()
 
+// ---- protocol ----
+
+type ProtocolHandler = (request: Request) => Response | Promise<Response>
+interface CustomScheme {
+  scheme: string
+  privileges?: Record<string, boolean>
+}
+const protocolHandlers = new Map<string, ProtocolHandler>()
+const privilegedSchemes = new Map<string, Record<string, boolean>>()
+
+/**
+ * From Electron's `protocol` docs: `registerSchemesAsPrivileged` only before `ready` (and once: a second
+ * call replaces the first); `handle(scheme, handler)` with a handler taking a `Request` and answering a
+ * `Response` (or a promise of one), refused for a scheme already handled; `unhandle`, `isProtocolHandled`.
+ * Requests reach the handler through Playwright's interception (see `scheme-route.ts` for what that
+ * covers: media and document loads, not `fetch`).
+ */
+export const protocol = {
+  registerSchemesAsPrivileged(schemes: CustomScheme[]): void {
+    if (ready) throw new Error('protocol.registerSchemesAsPrivileged should be called before app is ready')
+    privilegedSchemes.clear()
+    for (const { scheme, privileges } of schemes) privilegedSchemes.set(scheme, { ...privileges })
+    record('protocol-privileged', schemes)
+  },
+  handle(scheme: string, handler: ProtocolHandler): void {
+    if (protocolHandlers.has(scheme)) throw new Error(`Failed to register protocol: ${scheme}`)
+    protocolHandlers.set(scheme, async (request) => {
+      const response = await handler(request)
+      record('protocol-request', {
+        url: request.url,
+        range: request.headers.get('range') ?? undefined,
+        status: response.status,
+      })
+      return response
+    })
+    record('protocol-handle', { scheme, privileges: privilegedSchemes.get(scheme) ?? null })
+  },
+  unhandle(scheme: string): void {
+    protocolHandlers.delete(scheme)
+  },
+  isProtocolHandled(scheme: string): boolean {
+    return protocolHandlers.has(scheme)
+  },
+}
+
 // ---- utility processes ----
 
 const utilityShim = new URL('./utility-shim.ts', import.meta.url).href
@@ -957,6 +1029,7 @@ const electron = {
   app,
   BrowserWindow,
   ipcMain,
+  protocol,
   utilityProcess,
   nativeImage,
   Menu,

@@ -1,5 +1,6 @@
 import { exposeInMainWorld } from './context-bridge'
 import { decode, encode } from './wire'
+import { installSchemeFetch } from '../../support/scheme-fetch'
 
 /**
  * The renderer side of the stand-in, bundled into each window's init script before the app's built
@@ -17,6 +18,15 @@ const binding = scope.__standinIpc as Binding
 delete scope.__standinIpc
 
 const listeners = new Map<string, Listener[]>()
+
+// Privileged schemes with `supportFetchAPI`: `fetch` on them reaches main's protocol.handle.
+const protocolBinding = scope.__standinProtocol as Binding | undefined
+delete scope.__standinProtocol
+const fetchSchemes = (scope.__standinFetchSchemes as string[] | undefined) ?? []
+delete scope.__standinFetchSchemes
+if (protocolBinding) {
+  for (const scheme of fetchSchemes) installSchemeFetch(globalThis, scheme, protocolBinding)
+}
 
 const ipcRenderer = {
   async invoke(channel: string, ...args: unknown[]): Promise<unknown> {

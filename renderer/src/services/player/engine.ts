@@ -5,6 +5,9 @@ import type { QueueEntry } from '@shared/player/queue'
 import { chooseBitrate } from '@shared/player/quality'
 import type { Quality } from '@shared/settings'
 import { toCadenceError } from '@renderer/services/cadence-error'
+import { createWebAudioOutput } from './audio/output'
+import type { PlayerAudio } from './audio/player-audio'
+import type { OutputOptions } from './audio/output'
 
 /**
  * The playback engine: the one `<audio>` element, its events, and resolve-and-resume. It resolves the
@@ -26,33 +29,15 @@ export type PlayerNotice =
   | { type: 'empty' }
 export type PlayerStatus = 'idle' | 'loading' | 'ready' | 'error'
 
-/**
- * The members of the audio element the engine uses, so tests can hand it a fake (happy-dom's audio
- * element does not play).
- */
-export type PlayerAudio = Pick<
-  HTMLAudioElement,
-  | 'src'
-  | 'currentTime'
-  | 'duration'
-  | 'paused'
-  | 'volume'
-  | 'muted'
-  | 'readyState'
-  | 'error'
-  | 'play'
-  | 'pause'
-  | 'load'
-  | 'removeAttribute'
-  | 'addEventListener'
-  | 'removeEventListener'
->
+export type { PlayerAudio } from './audio/player-audio'
 
 /**
  * The real element, mounted hidden in the document with `data-testid="player-audio"` so end-to-end tests
  * can read its clock (`currentTime`) the way a person hears it.
  */
-export function createAudioElement(): PlayerAudio {
+export function createAudioElement(options: OutputOptions = {}): PlayerAudio {
+  // The Web Audio output (gapless, fades) wherever Web Audio exists; the plain element elsewhere.
+  if (typeof AudioContext !== 'undefined') return createWebAudioOutput(options)
   const audio = document.createElement('audio')
   audio.preload = 'auto'
   audio.dataset.testid = 'player-audio'
@@ -69,7 +54,14 @@ export interface EngineQueue {
   previous(): boolean
   advance(): 'same' | 'moved' | 'end'
   peekNext(): Song | undefined
+  /** The entry `advance` would move to when the current song ends (the current one for repeat one). */
+  peekAdvance?(): QueueEntry<Song> | undefined
 }
+
+/** An output that can start the following song on the current one's last frame (the Web Audio output). */
+type GaplessOutput = PlayerAudio & { prepare(url: string | undefined): void }
+const isGapless = (audio: PlayerAudio | undefined): audio is GaplessOutput =>
+  typeof (audio as Partial<GaplessOutput> | undefined)?.prepare === 'function'
 
 export interface PlaybackEngineDeps {
   queue: EngineQueue
@@ -230,8 +222,32 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
   /** Resolves the song that `next` would play, so skipping is instant. */
   function prefetchNext() {
     const song = q.peekNext()
-    if (!song || song.privilege?.playable === false) return
-    resolveSong(song).catch(() => undefined)
+    if (song && song.privilege?.playable !== false) resolveSong(song).catch(() => undefined)
+    prepareFollowing()
+  }
+
+  /** Tells a gapless output which song follows when the current one ends (none for repeat one). */
+  function prepareFollowing() {
+    if (!isGapless(audio)) return
+    const output = audio
+    const following = q.peekAdvance?.()
+    const current = q.currentEntry
+    if (
+      !following ||
+      !current ||
+      following.key === current.key ||
+      following.item.privilege?.playable === false
+    ) {
+      output.prepare(undefined)
+      return
+    }
+    const mine = generation
+    resolveSong(following.item).then(
+      (resolution) => {
+        if (mine === generation && q.peekAdvance?.()?.key === following.key) output.prepare(resolution.url)
+      },
+      () => undefined,
+    )
   }
 
   /** After a queue edit: the next song may have changed (only worth it while playing). */

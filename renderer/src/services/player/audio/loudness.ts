@@ -1,0 +1,82 @@
+import { parseMediaUrl } from '@shared/player/media-url'
+import type { Measured } from '@shared/audio/gain'
+import { frameRange, parseWavHeader } from './wav'
+
+/**
+ * Loudness per song, measured from its audio in a worker (`loudness.worker.ts`) and kept per data
+ * source and song (`localStorage`, key `cadence.loudness.<source>:<song>`), so each song is measured
+ * once. Only WAV is measured for now (the demo source); another format stays unmeasured and plays at
+ * the safe gain.
+ */
+
+const KEY_PREFIX = 'cadence.loudness.'
+/** Bytes fetched per step while measuring (one at a time: the measuring never crowds playback). */
+const STEP_BYTES = 1024 * 1024
+
+const keyOf = (url: string) => {
+  const ref = parseMediaUrl(url)
+  return ref ? `${KEY_PREFIX}${ref.sourceId}:${ref.songId}` : undefined
+}
+
+export function storedLoudness(url: string): Measured | undefined {
+  const key = keyOf(url)
+  if (!key) return undefined
+  try {
+    const value = JSON.parse(localStorage.getItem(key) ?? 'null') as Partial<Measured> | null
+    if (value && typeof value.integrated === 'number' && typeof value.truePeak === 'number') {
+      return { integrated: value.integrated, truePeak: value.truePeak }
+    }
+  } catch {
+    // Unreadable: measured again.
+  }
+  return undefined
+}
+
+function store(url: string, measured: Measured) {
+  const key = keyOf(url)
+  if (!key) return
+  // JSON has no -Infinity: silence is stored as null and measured as silence again (cheap).
+  if (!Number.isFinite(measured.integrated)) return
+  try {
+    localStorage.setItem(key, JSON.stringify(measured))
+  } catch {
+    // Storage full: the song is measured again next time.
+  }
+}
+
+let worker: Worker | undefined
+let queue: Promise<unknown> = Promise.resolve()
+const pending = new Map<string, Promise<Measured | undefined>>()
+
+/** Measures the song at `url` (once at a time, in order), stores and answers the result. */
+export function measureLoudness(url: string, load: (url: string, range: string) => Promise<Response>) {
+  const known = pending.get(url)
+  if (known) return known
+  const run = queue.then(async (): Promise<Measured | undefined> => {
+    const head = await (await load(url, 'bytes=0-65535')).arrayBuffer()
+    const layout = parseWavHeader(head)
+    if (!layout) return undefined
+    worker ??= new Worker(new URL('./loudness.worker.ts', import.meta.url), { type: 'module' })
+    const measuring = worker
+    const answer = new Promise<Measured>((done, fail) => {
+      measuring.onmessage = (event: MessageEvent<Measured>) => done(event.data)
+      measuring.onerror = () => fail(new Error('the loudness worker failed'))
+    })
+    answer.catch(() => undefined)
+    measuring.postMessage({ type: 'start', layout })
+    const framesPerStep = Math.max(1, Math.floor(STEP_BYTES / layout.blockAlign))
+    for (let frame = 0; frame < layout.frames; frame += framesPerStep) {
+      const { start, end } = frameRange(layout, frame, framesPerStep)
+      const bytes = await (await load(url, `bytes=${start}-${end}`)).arrayBuffer()
+      measuring.postMessage({ type: 'chunk', bytes }, [bytes])
+    }
+    measuring.postMessage({ type: 'end' })
+    const measured = await answer
+    store(url, measured)
+    return measured
+  })
+  queue = run.catch(() => undefined)
+  pending.set(url, run)
+  void run.finally(() => pending.delete(url))
+  return run
+}

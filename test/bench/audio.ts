@@ -1,0 +1,405 @@
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import type { Song } from '@shared/api/models'
+import { createLoudnessMeter } from '@shared/audio/loudness'
+import { startApp } from '../e2e/harness'
+import type { App } from '../e2e/harness'
+import { findSongs, playSongs, playable, waitForClock } from '../e2e/playback-support'
+
+/**
+ * `npm run bench:audio`: the app's sound, recorded. A private PulseAudio with one null sink as its only
+ * output; Chromium (the e2e harness: real renderer, core and reference server) started without
+ * `--mute-audio` and pointed at it; the sink's monitor recorded with `parec` (48 kHz, s16le, stereo).
+ * Each figure's method is in docs/playback.md ("Measuring the sound"). Figures, not pass/fail.
+ * Needs `npx electron-vite build`, pulseaudio and pulseaudio-utils.
+ */
+
+const RATE = 48000
+/** `--before`: the element engine the app had before issue 22, for the before/after table. */
+const before = process.argv.includes('--before')
+/** Below this (−60 dBFS) a recorded sample counts as silence. */
+const SILENT = 0.001
+const root = await mkdtemp(join(tmpdir(), 'cadence-bench-audio-'))
+const socket = join(root, 'native')
+const PULSE_SERVER = `unix:${socket}`
+const started: ChildProcess[] = []
+
+function run(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  started.push(child)
+  return child
+}
+
+async function startPulse() {
+  run(
+    'pulseaudio',
+    [
+      '-n',
+      '--daemonize=no',
+      '--exit-idle-time=-1',
+      '--disallow-exit',
+      '--use-pid-file=no',
+      '-L',
+      `module-native-protocol-unix auth-anonymous=1 socket=${socket}`,
+      '-L',
+      `module-null-sink sink_name=bench rate=${RATE} channels=2`,
+    ],
+    { PULSE_RUNTIME_PATH: join(root, 'run'), HOME: root },
+  )
+  for (let i = 0; i < 50; i++) {
+    if ((await readdir(root)).includes('native')) return
+    await new Promise((done) => setTimeout(done, 100))
+  }
+  throw new Error('pulseaudio did not start')
+}
+
+/** The recording: samples (interleaved stereo floats) and when each arrived, to map wall time to samples. */
+class Recorder {
+  private chunks: Buffer[] = []
+  private frames = 0
+  /** The least-delayed estimate of the wall time of frame 0. */
+  startMs = Number.POSITIVE_INFINITY
+  private child?: ChildProcess
+  start() {
+    this.child = run(
+      'parec',
+      [
+        '-d',
+        'bench.monitor',
+        '--format=s16le',
+        `--rate=${RATE}`,
+        '--channels=2',
+        '--latency-msec=5',
+        '--raw',
+      ],
+      { PULSE_SERVER },
+    )
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      this.chunks.push(chunk)
+      this.frames += chunk.length / 4
+      this.startMs = Math.min(this.startMs, Date.now() - (this.frames / RATE) * 1000)
+    })
+  }
+  stop(): Float32Array[] {
+    this.child?.kill()
+    const all = Buffer.concat(this.chunks)
+    const frames = Math.floor(all.length / 4)
+    const left = new Float32Array(frames)
+    const right = new Float32Array(frames)
+    for (let i = 0; i < frames; i++) {
+      left[i] = all.readInt16LE(i * 4) / 32768
+      right[i] = all.readInt16LE(i * 4 + 2) / 32768
+    }
+    return [left, right]
+  }
+  frameAt(wallMs: number): number {
+    return Math.round(((wallMs - this.startMs) / 1000) * RATE)
+  }
+}
+
+const silentAt = (rec: Float32Array[], i: number) =>
+  Math.abs(rec[0][i]) < SILENT && Math.abs(rec[1][i]) < SILENT
+
+/** The longest run of silence in [from, to): its start and length in frames. */
+function longestSilence(rec: Float32Array[], from: number, to: number): { start: number; length: number } {
+  let best = { start: from, length: 0 }
+  let runStart = -1
+  for (let i = Math.max(0, from); i < Math.min(to, rec[0].length); i++) {
+    if (silentAt(rec, i)) {
+      if (runStart < 0) runStart = i
+      if (i - runStart + 1 > best.length) best = { start: runStart, length: i - runStart + 1 }
+    } else runStart = -1
+  }
+  return best
+}
+
+/** The first run of silence of at least `min` frames in [from, to). */
+function firstSilence(
+  rec: Float32Array[],
+  from: number,
+  to: number,
+  min: number,
+): { start: number; length: number } {
+  let runStart = -1
+  for (let i = Math.max(0, from); i < Math.min(to, rec[0].length); i++) {
+    if (silentAt(rec, i)) {
+      if (runStart < 0) runStart = i
+    } else {
+      if (runStart >= 0 && i - runStart >= min) return { start: runStart, length: i - runStart }
+      runStart = -1
+    }
+  }
+  // A silence still running at the window's end (a pause) counts from where it began.
+  if (runStart >= 0 && to - runStart >= min) return { start: runStart, length: to - runStart }
+  return { start: to, length: 0 }
+}
+
+/** RMS in dBFS of `frames` frames from `at`. */
+function rmsDb(rec: Float32Array[], at: number, frames: number): number {
+  let sum = 0
+  for (let i = at; i < at + frames; i++) sum += (rec[0][i] ** 2 + rec[1][i] ** 2) / 2
+  return 10 * Math.log10(sum / frames + 1e-20)
+}
+
+/** A file's own silent head and tail (ms), at the same threshold, from its WAV data. */
+async function fileSilence(app: App, song: Song): Promise<{ head: number; tail: number }> {
+  const bytes = Buffer.from(await (await app.core.media(new Request(song.meta!.url!))).arrayBuffer())
+  const rate = bytes.readUInt32LE(24)
+  const channels = bytes.readUInt16LE(22)
+  const data = bytes.indexOf('data') + 8
+  const frames = Math.floor((bytes.length - data) / (2 * channels))
+  const loud = (f: number) => {
+    for (let c = 0; c < channels; c++)
+      if (Math.abs(bytes.readInt16LE(data + (f * channels + c) * 2)) / 32768 >= SILENT) return true
+    return false
+  }
+  let head = 0
+  while (head < frames && !loud(head)) head++
+  let tail = 0
+  while (tail < frames && !loud(frames - 1 - tail)) tail++
+  return { head: (head / rate) * 1000, tail: (tail / rate) * 1000 }
+}
+
+async function playerCall(page: Page, action: string, arg?: number) {
+  await page.evaluate(
+    ([what, value]) => {
+      const root = document.querySelector('#app') as unknown as {
+        __vue_app__: {
+          config: {
+            globalProperties: { $pinia: { _s: Map<string, Record<string, (x?: number) => unknown>> } }
+          }
+        }
+      }
+      const player = root.__vue_app__.config.globalProperties.$pinia._s.get('player')!
+      void player[what as string](value as number | undefined)
+    },
+    [action, arg] as const,
+  )
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : String(n))
+
+/** CPU time (% of one core) of the browser's processes over `ms`. */
+async function cpuOver(ms: number): Promise<number> {
+  const ticks = async () => {
+    let total = 0
+    for (const pid of await readdir('/proc')) {
+      if (!/^\d+$/.test(pid)) continue
+      const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')
+      if (!cmd.includes('chromium') || !cmd.includes('playwright')) continue
+      const stat = (await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.split(' ')
+      if (stat) total += Number(stat[11]) + Number(stat[12])
+    }
+    return total
+  }
+  const before = await ticks()
+  await sleep(ms)
+  return ((await ticks()) - before) / (ms / 1000)
+}
+
+async function main() {
+  await startPulse()
+  const app = await startApp({ audible: true, chromiumEnv: { PULSE_SERVER } })
+  if (before) {
+    // "Before": the <audio> element engine, as the app played until issue 22 (no Web Audio).
+    await app.page.addInitScript(() => {
+      delete (window as { AudioContext?: unknown }).AudioContext
+    })
+    await app.page.reload()
+  }
+  const t0 = Date.now()
+  const recorder = new Recorder()
+  const marks: Record<string, number[]> = {
+    boundary: [],
+    pause: [],
+    resume: [],
+    seek: [],
+    click: [],
+    loud: [],
+  }
+  try {
+    const songs = (await findSongs(app, 7, playable))
+      .filter((song) => (song.duration ?? 0) > 20_000)
+      .slice(0, 6)
+    const silences = await Promise.all(songs.map((song) => fileSilence(app, song)))
+    await app.page.getByTestId('now-playing').waitFor()
+    recorder.start()
+    await sleep(500)
+
+    // Click → first audible sample, 5 times: a song not yet resolved, from silence.
+    for (const song of songs.slice(0, 5)) {
+      marks.click.push(Date.now())
+      await playSongs(app.page, [song])
+      await waitForClock(app.page, 0.6)
+      await playerCall(app.page, 'pause')
+      await sleep(600)
+    }
+
+    if (process.env.BENCH_DEBUG) {
+      app.page.on('console', (m) => console.log('page:', m.text()))
+      await app.page.evaluate(() => {
+        const face = document.querySelector('[data-testid="player-audio"]')!
+        for (const t of ['ended', 'pause', 'playing', 'seeked', 'error'])
+          face.addEventListener(t, () =>
+            console.log(t, (face as HTMLAudioElement).currentTime, (face as HTMLAudioElement).src),
+          )
+      })
+    }
+    // Loudness as heard once each song is measured (the clicks above started the measuring).
+    await app.page.waitForFunction(
+      (count) =>
+        Object.keys(localStorage).filter((key) => key.startsWith('cadence.loudness.')).length >= count,
+      before ? 0 : 5,
+      { timeout: 120_000, polling: 500 },
+    )
+    for (const song of songs.slice(0, 5)) {
+      marks.loud.push(Date.now())
+      await playSongs(app.page, [song])
+      await waitForClock(app.page, 3.6)
+      await playerCall(app.page, 'pause')
+      await sleep(300)
+    }
+
+    // Five song boundaries: each song sought to 2 s before its end, then left to run into the next.
+    await playSongs(app.page, songs)
+    for (let i = 0; i < songs.length - 1; i++) {
+      if (process.env.BENCH_DEBUG) console.log('boundary', i, songs[i].name, songs[i].duration)
+      await waitForClock(app.page, 0.2)
+      await playerCall(app.page, 'seek', (songs[i].duration ?? 0) - 2000)
+      await app.page
+        .getByTestId('player-title')
+        .getByText(songs[i + 1].name, { exact: true })
+        .waitFor()
+      marks.boundary.push(Date.now())
+      await sleep(800)
+    }
+    // Pause and resume, three times; seek forward 30 s three times.
+    for (let i = 0; i < 3; i++) {
+      await sleep(700)
+      marks.pause.push(Date.now())
+      await playerCall(app.page, 'pause')
+      await sleep(500)
+      marks.resume.push(Date.now())
+      await playerCall(app.page, 'play')
+    }
+    for (let i = 0; i < 3; i++) {
+      await sleep(700)
+      marks.seek.push(Date.now())
+      await playerCall(app.page, 'seek', 5000 + i * 5000)
+    }
+    await sleep(1000)
+    // CPU while playing: the now-playing screen, then a list page.
+    await app.page
+      .getByTestId('player-cover')
+      .click()
+      .catch(() => undefined)
+    await sleep(500)
+    const cpuNowPlaying = await cpuOver(8000)
+    await app.page.keyboard.press('Escape')
+    await app.page
+      .getByTestId('nav-home')
+      .click()
+      .catch(() => undefined)
+    await app.page
+      .getByTestId('playlist-card')
+      .first()
+      .click()
+      .catch(() => undefined)
+    await sleep(500)
+    const cpuList = await cpuOver(8000)
+    const rec = recorder.stop()
+    await writeFile(join(root, 'recording.raw'), Buffer.alloc(0))
+
+    // ---- figures ----
+    const ms = (frames: number) => (frames / RATE) * 1000
+    const clicks = marks.click.map((at) => {
+      const from = recorder.frameAt(at)
+      let i = Math.max(0, from)
+      while (i < rec[0].length && silentAt(rec, i)) i++
+      return ms(i - from)
+    })
+    const gaps = marks.boundary.map((at, i) => {
+      // The boundary happened before the title changed (the output notices an end within 250 ms); the
+      // seek 2 s before the end is outside this window.
+      const end = recorder.frameAt(at) + RATE / 10
+      const run = longestSilence(rec, end - 0.9 * RATE, end)
+      return ms(run.length) - silences[i].tail - silences[i + 1].head
+    })
+    const edge = (at: number, kind: 'pause' | 'seek') => {
+      // A pause: the first silence of at least 300 ms after the command (the demo music has short
+      // silences of its own, some with hard edges, which a shorter run would find). A seek: the first
+      // silence of at least 5 ms (so a seek's figure can be one of the music's own gaps).
+      const center = recorder.frameAt(at)
+      const run =
+        kind === 'pause'
+          ? firstSilence(rec, center - RATE / 10, center + 0.45 * RATE, 0.3 * RATE)
+          : firstSilence(rec, center - RATE / 50, center + RATE / 2, RATE / 200)
+      const before = run.start
+      const windowFrames = RATE / 1000
+      const lastMs = rmsDb(rec, before - windowFrames, windowFrames)
+      const steady = rmsDb(rec, before - 60 * windowFrames, 20 * windowFrames)
+      // Fade: how long before the silence the level was already 6 dB under the steady level.
+      let fade = 0
+      while (fade < 50 && rmsDb(rec, before - (fade + 1) * windowFrames, windowFrames) < steady - 6) fade++
+      const result = { cutDb: lastMs, steadyDb: steady, fadeMs: fade, silenceMs: ms(run.length) }
+      return kind === 'seek' ? { ...result, heardAfterMs: ms(run.start + run.length - center) } : result
+    }
+    const pauses = marks.pause.map((at) => edge(at, 'pause'))
+    const seeks = marks.seek.map((at) => edge(at, 'seek'))
+    // Loudness of each song as heard: 1 s to 3.5 s after it was asked to play (measured by then).
+    const loudness = marks.loud.map((at) => {
+      const from = recorder.frameAt(at + 1000)
+      const to = recorder.frameAt(at + 3500)
+      const meter = createLoudnessMeter(RATE, 2)
+      meter.push([rec[0].subarray(from, to), rec[1].subarray(from, to)])
+      return meter.result().integrated
+    })
+    // Glitches: chunks the output scheduled after their time (stalls), over the whole run.
+    const glitches = Number(
+      await app.page
+        .getByTestId('player-audio')
+        .evaluate((el) => (el as HTMLElement).dataset.underruns ?? '0')
+        .catch(() => 'n/a'),
+    )
+    const spread = loudness.length ? Math.max(...loudness) - Math.min(...loudness) : Number.NaN
+    console.log(
+      `\nnpm run bench:audio${before ? ' -- --before' : ''}: the app's output, recorded from a null sink\n`,
+    )
+    console.log(
+      `silence added at song boundaries (files' own head/tail subtracted), ms: ${gaps.map((g) => fmt(g)).join(', ')}`,
+    )
+    console.log(
+      `pause: last 1 ms before silence ${pauses.map((p) => fmt(p.cutDb)).join(', ')} dBFS (steady ${pauses.map((p) => fmt(p.steadyDb)).join(', ')}); fade ${pauses.map((p) => p.fadeMs).join(', ')} ms`,
+    )
+    console.log(
+      `seek: last 1 ms before the cut ${seeks.map((p) => fmt(p.cutDb)).join(', ')} dBFS; fade ${seeks.map((p) => p.fadeMs).join(', ')} ms; silence ${seeks.map((p) => fmt(p.silenceMs)).join(', ')} ms; new position heard after the command ${seeks.map((p) => fmt((p as { heardAfterMs: number }).heardAfterMs)).join(', ')} ms`,
+    )
+    console.log(
+      `click → first audible sample, ms: median ${fmt(median(clicks))} (${clicks.map((c) => fmt(c, 0)).join(', ')}; first ${fmt(clicks[0], 0)})`,
+    )
+    console.log(
+      `loudness per song as heard, LUFS: ${loudness.map((l) => fmt(l)).join(', ')}; spread ${fmt(spread)} LU`,
+    )
+    console.log(
+      `CPU of the browser while playing, % of one core: now-playing ${fmt(cpuNowPlaying)}, list page ${fmt(cpuList)}`,
+    )
+    console.log(
+      `glitches (chunks scheduled after their time, over ${fmt((Date.now() - t0) / 1000, 0)} s): ${before ? 'n/a (element)' : glitches}`,
+    )
+    console.log(
+      `(the wall-clock → recording mapping is the least-delayed parec chunk: latencies include up to its buffering)`,
+    )
+  } finally {
+    await app.close()
+    for (const child of started.reverse()) child.kill()
+    await rm(root, { recursive: true, force: true })
+  }
+}
+
+await main()
