@@ -498,7 +498,10 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
       old.dispose(now())
       src = url
       paused = false
+      // As an element does for a new source (the song is already playing).
       emit('durationchange')
+      emit('loadedmetadata')
+      emit('canplay')
       emit('play')
       emit('playing')
       startTicker()
