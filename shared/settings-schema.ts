@@ -29,6 +29,8 @@ export const settingsSchema = z.object({
    * only, and its owner passphrase is kept (encrypted) and shown, so a phone can confirm a sign-in.
    */
   phoneSignIn: z.boolean(),
+  /** Cap of the cache of played songs, in MiB (downloads are not counted): least recently played go first. */
+  mediaCacheMaxMiB: z.number().int().min(64).max(1_048_576),
   /** QR login polling interval, 3–5 s as the spec recommends. */
   qrPollIntervalMs: z.number().int().min(3000).max(5000),
 })

@@ -36,6 +36,7 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   notifyTrackChange: false,
   phoneSignIn: false,
+  mediaCacheMaxMiB: 2048,
   qrPollIntervalMs: 3000,
 }
 

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { Id, Playlist, Song, User } from '../api/models'
 import type { Settings } from '../settings'
 import type { ErrorPayload } from '../errors'
+import type { DownloadsSummary, OfflineAvailability, OfflineState } from './offline'
 import type {
   ChannelSpec,
   collectionSongSchema,
@@ -237,6 +238,17 @@ export const INVOKE_CHANNELS = [
   'collection:move',
   'collection:export',
   'collection:import',
+  'downloads:add',
+  'downloads:list',
+  'downloads:summary',
+  'downloads:remove',
+  'downloads:pause',
+  'downloads:resume',
+  'downloads:retry',
+  'media:cache-info',
+  'media:clear-cache',
+  'media:available',
+  'offline:state',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]
@@ -257,6 +269,12 @@ export interface EventMap {
   'window:mode': WindowMode
   /** The active data source's own playlists changed (or another source became active). */
   'collection:changed': CollectionSummary[]
+  /** The download queue moved (at most a few times a second). */
+  'downloads:changed': DownloadsSummary
+  /** Songs became available offline, or stopped being (downloads, the cache, another source). */
+  'media:available-changed': OfflineAvailability
+  /** The data source became unreachable, or reachable again. */
+  'offline:changed': OfflineState
 }
 export type EventName = keyof EventMap
 export const EVENT_NAMES: readonly EventName[] = [
@@ -268,6 +286,9 @@ export const EVENT_NAMES: readonly EventName[] = [
   'lyrics:line',
   'window:mode',
   'collection:changed',
+  'downloads:changed',
+  'media:available-changed',
+  'offline:changed',
 ]
 
 // ---- what crosses the wire ----
@@ -276,3 +297,12 @@ export const EVENT_NAMES: readonly EventName[] = [
 export type IpcResult<T = unknown> = { ok: true; value: T } | { ok: false; error: ErrorPayload }
 
 export type { Id }
+export type {
+  DownloadRow,
+  DownloadState,
+  DownloadsPage,
+  DownloadsSummary,
+  MediaCacheInfo,
+  OfflineAvailability,
+  OfflineState,
+} from './offline'

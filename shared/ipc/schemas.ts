@@ -5,6 +5,13 @@ import { settingsPatchSchema } from '../settings-schema'
 import type { Settings } from '../settings'
 import { PLAYLIST_SORTS } from './contract'
 import type {
+  DownloadsPage,
+  DownloadsSummary,
+  MediaCacheInfo,
+  OfflineAvailability,
+  OfflineState,
+} from './offline'
+import type {
   AppInfo,
   CollectionAddResult,
   CollectionFile,
@@ -103,6 +110,8 @@ export const collectionSongSchema = z.object({
 })
 const collectionId = z.string().min(1).max(64)
 const playlistName = z.string().trim().min(1).max(100)
+/** Most songs one `downloads:add` takes (Download on a playlist sends all of its songs at once). */
+export const DOWNLOADS_MAX_ADD = 20_000
 const collectionSongs = z.array(collectionSongSchema).min(1).max(COLLECTION_MAX_SONGS)
 const collectionFormat = z.enum(['m3u8', 'json'])
 
@@ -255,4 +264,33 @@ export const invokeChannels = {
       })
       .strict(),
   ),
+
+  /** Makes songs (one, an album, a playlist) available offline; songs already there are not added twice. */
+  'downloads:add': channel<DownloadsSummary>().args(
+    z.object({ songs: z.array(collectionSongSchema).min(1).max(DOWNLOADS_MAX_ADD) }).strict(),
+  ),
+  'downloads:list': channel<DownloadsPage>().args(
+    z
+      .object({
+        offset: z.number().int().min(0).max(10_000_000),
+        limit: z.number().int().min(1).max(2000),
+        /** Only finished downloads (what plays offline), or everything in the queue. */
+        done: z.boolean().optional(),
+      })
+      .strict(),
+  ),
+  'downloads:summary': channel<DownloadsSummary>().args(none),
+  /** Removes downloads: their files become ordinary cached songs, evicted by the cap like any other. */
+  'downloads:remove': channel<DownloadsSummary>().args(
+    z.object({ ids: z.array(idSchema).min(1).max(DOWNLOADS_MAX_ADD) }).strict(),
+  ),
+  'downloads:pause': channel<DownloadsSummary>().args(none),
+  'downloads:resume': channel<DownloadsSummary>().args(none),
+  /** Failed downloads are queued again. */
+  'downloads:retry': channel<DownloadsSummary>().args(none),
+  'media:cache-info': channel<MediaCacheInfo>().args(none),
+  /** Empties the cache of played songs; downloads stay. */
+  'media:clear-cache': channel<MediaCacheInfo>().args(none),
+  'media:available': channel<OfflineAvailability>().args(none),
+  'offline:state': channel<OfflineState>().args(none),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { mediaServer } from '../support/media-server'
 import * as fsp from 'node:fs/promises'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -7,48 +8,6 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createMediaCache, MediaCacheError, realCacheFs } from '@main/core/media-cache'
 import type { CacheFs, MediaCacheOptions } from '@main/core/media-cache'
-
-/** A data source's media: bytes by URL, every request counted; `hold` keeps a body open until released. */
-function mediaServer() {
-  const files = new Map<string, Uint8Array>()
-  const requests: string[] = []
-  let gate: Promise<void> | undefined
-  const fetch = (async (input: string | URL | Request) => {
-    const url = String(input)
-    requests.push(url)
-    const bytes = files.get(url)
-    if (!bytes) return new Response('missing', { status: 404 })
-    const wait = gate
-    const body = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        controller.enqueue(bytes.subarray(0, Math.floor(bytes.length / 2)))
-        if (wait) await wait
-        controller.enqueue(bytes.subarray(Math.floor(bytes.length / 2)))
-        controller.close()
-      },
-    })
-    return new Response(body, {
-      headers: { 'content-type': 'audio/mpeg', 'content-length': String(bytes.length) },
-    })
-  }) as typeof fetch
-  return {
-    fetch,
-    requests,
-    put(url: string, size: number, fill = 1) {
-      const bytes = new Uint8Array(size).map((_, i) => (i * 31 + fill) & 0xff)
-      files.set(url, bytes)
-      return { url, size, md5: createHash('md5').update(bytes).digest('hex') }
-    },
-    hold() {
-      let release!: () => void
-      gate = new Promise<void>((r) => (release = r))
-      return () => {
-        gate = undefined
-        release()
-      }
-    },
-  }
-}
 
 const manualTimers = { setTimeout: () => 0, clearTimeout: () => undefined }
 const key = (songId: string, bitrate = 320000) => ({ sourceId: 'builtin', songId, bitrate })

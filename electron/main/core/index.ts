@@ -17,6 +17,7 @@ import type { Handlers } from './ipc/router'
 import { silentLogger } from './log'
 import type { LoggerFactory } from './log'
 import { createListen } from './listen'
+import { createOffline } from './offline'
 import type { ListenPorts } from './listen'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
 import { noWindows, realTimers } from './ports'
@@ -80,6 +81,8 @@ export interface CoreDeps {
   timeoutMs?: number
   /** Desktop lyrics window, mini player, notifications (none: those features do nothing). */
   listen?: ListenPorts
+  /** The media cache and downloads folder (the app: `<userData>/media-cache`; default: under the OS temp dir). */
+  mediaDir?: string
 }
 
 export type Core = ReturnType<typeof createCore>
@@ -173,8 +176,11 @@ export function createCore(deps: CoreDeps) {
     }
     const sent = auth.callStarted(source.id)
     try {
-      return await run(api, source.id)
+      const value = await run(api, source.id)
+      offline.answered()
+      return value
     } catch (error) {
+      offline.failed(error)
       // An error that may mean "logged out" is checked with /connect/status and may become `unauthorized`.
       throw await auth.settle(source.id, error, sent)
     }
@@ -194,10 +200,42 @@ export function createCore(deps: CoreDeps) {
     lookUpSong: (id) => call((api) => api.songDetail(id, auth.userId())),
   })
 
+  const offline = createOffline({
+    mediaDir: deps.mediaDir,
+    store,
+    settings,
+    events,
+    call,
+    probe: async () => {
+      const api = client(registry.active().id)
+      if (!api) throw new DataSourceError({ kind: 'network', message: 'The data source is not available' })
+      await api.loginStatus().catch((error: unknown) => {
+        if (offline.isUnreachable(error)) throw error
+      })
+    },
+    activeSourceId: () => registry.active().id,
+    userId: () => auth.userId(),
+    fetch: deps.fetch,
+    timers,
+    log,
+  })
+  const players = createPlayerHandlers({
+    call,
+    userId: () => auth.userId(),
+    activeSourceId: () => registry.active().id,
+    store,
+    onState: (state) => {
+      playerState = state
+      deps.onPlayerState?.(state)
+    },
+    onSessionSaved: () => sessionSaved?.(),
+  })
+
   const activate = (id: string) => {
     if (registry.active().id === id) return
     auth.cancelQr()
     registry.setActive(id)
+    offline.sourceChanged()
     for (const { client } of clients.values()) client.clearCache()
     emitSources()
     collection.announce()
@@ -220,17 +258,8 @@ export function createCore(deps: CoreDeps) {
       copyText: deps.copyText,
     }),
     ...createCatalogHandlers({ call, userId: () => auth.userId() }),
-    ...createPlayerHandlers({
-      call,
-      userId: () => auth.userId(),
-      activeSourceId: () => registry.active().id,
-      store,
-      onState: (state) => {
-        playerState = state
-        deps.onPlayerState?.(state)
-      },
-      onSessionSaved: () => sessionSaved?.(),
-    }),
+    ...players,
+    'player:resolve': offline.wrapResolve(players['player:resolve']),
     ...createAuthHandlers(auth),
     ...createSourcesHandlers({
       list: () => registry.list(),
@@ -259,6 +288,7 @@ export function createCore(deps: CoreDeps) {
     ...createSettingsHandlers(settings),
     ...listen.handlers,
     ...createCollectionHandlers(collection),
+    ...offline.handlers,
   }
 
   const router = createIpcRouter(handlers, { isTrustedSender: deps.isTrustedSender, log: log('ipc') })
@@ -268,6 +298,7 @@ export function createCore(deps: CoreDeps) {
     const before = registry.get(BUILTIN_ID)
     registry.setBuiltin(url, state)
     if (before?.url !== (url ?? '') || before?.state !== state) emitSources()
+    if (registry.active().id === BUILTIN_ID && state !== 'starting') offline.builtinState(state === 'ready')
     if (state === 'ready' && registry.active().id === BUILTIN_ID && auth.state().status !== 'signed-in') {
       void auth.check(BUILTIN_ID)
     }
@@ -330,8 +361,11 @@ export function createCore(deps: CoreDeps) {
     listen,
     /** The user closed the QR login window. */
     loginWindowClosed: () => auth.loginWindowClosed(),
+    /** The media cache, downloads and offline mode (the media scheme serves `offline.playable()`). */
+    offline,
     dispose() {
       auth.dispose()
+      void offline.dispose()
     },
   }
 }

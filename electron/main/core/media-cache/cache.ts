@@ -419,8 +419,23 @@ export function createMediaCache(options: MediaCacheOptions) {
     fill,
     /** Whether a complete file is indexed (no disk check: for badges and offline decisions). */
     has: (key: CacheKey) => entries.has(keyString(key)),
-    /** Whether any bitrate of the song is indexed. */
     entry: (key: CacheKey) => entries.get(keyString(key)),
+    /**
+     * The indexed file to play for a song: the asked bitrate, else a download at any bitrate (the
+     * highest), else, when `anyBitrate` (offline), any cached one. No disk check: `lookup` it.
+     */
+    bestFor(key: CacheKey, { anyBitrate = false } = {}): CacheEntry | undefined {
+      const exact = entries.get(keyString(key))
+      if (exact) return exact
+      let best: CacheEntry | undefined
+      for (const e of entries.values()) {
+        if (e.songId !== key.songId || e.sourceId !== key.sourceId) continue
+        if (!e.pinned && !anyBitrate) continue
+        if (!best || (e.pinned && !best.pinned) || (e.pinned === best.pinned && e.bitrate > best.bitrate))
+          best = e
+      }
+      return best
+    },
     entries: () => entries.values(),
     usage,
     /** Marks a cached file as a download (never evicted) or back as a played song. */

@@ -23,7 +23,7 @@ export interface CacheFs {
   rm(path: string, options: { force: true; recursive?: boolean }): Promise<void>
   stat(path: string): Promise<{ size: number; mtimeMs: number }>
   readFile(path: string, encoding: 'utf8'): Promise<string>
-  writeFile(path: string, data: string): Promise<void>
+  writeFile(path: string, data: string | Uint8Array): Promise<void>
   readdir(path: string): Promise<string[]>
 }
 
