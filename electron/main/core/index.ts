@@ -93,6 +93,15 @@ export const QUIT_SAVE_TIMEOUT_MS = 1500
 const renderQrDefault = (text: string) =>
   QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
 
+/** A fetch that reports each answer a data source gives (not a gateway's 502–504 for a stopped one). */
+const offlineAware =
+  (inner: () => typeof fetch, answered: () => void): typeof fetch =>
+  async (input, init) => {
+    const response = await inner()(input, init)
+    if (response.status < 502 || response.status > 504) answered()
+    return response
+  }
+
 export function createCore(deps: CoreDeps) {
   const log = deps.log ?? silentLogger
   const timers = deps.timers ?? realTimers
@@ -122,7 +131,11 @@ export function createCore(deps: CoreDeps) {
     const created = createApiClient({
       baseUrl: source.url,
       getCredential: () => vault.get(sourceId),
-      fetch: deps.fetch,
+      // Any answer from the source ends offline mode (a cached answer proves nothing, so not in `call`).
+      fetch: offlineAware(
+        () => deps.fetch ?? globalThis.fetch,
+        () => offline.answered(),
+      ),
       timeoutMs: deps.timeoutMs,
       log: log('api'),
     })
@@ -176,9 +189,7 @@ export function createCore(deps: CoreDeps) {
     }
     const sent = auth.callStarted(source.id)
     try {
-      const value = await run(api, source.id)
-      offline.answered()
-      return value
+      return await run(api, source.id)
     } catch (error) {
       offline.failed(error)
       // An error that may mean "logged out" is checked with /connect/status and may become `unauthorized`.

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createCore, createMemoryStore } from '@main/core'
+import { NOT_OFFLINE } from '@main/core/offline'
+import { startDataSource } from '@server/index'
+import type { DataSourceHandle } from '@server/index'
+import type { Song } from '@shared/api/models'
+import type { CollectionSong, DownloadsSummary, IpcResult, OfflineState } from '@shared/ipc/contract'
+import { createTestCipher } from '../support/test-cipher'
+import { OWNER_PASSPHRASE } from '../support/phone'
+
+/**
+ * Issue 23 against the reference server: a downloaded playlist is on disk whole and checked; with the
+ * server stopped the app says so once, answers every song from the disk or skips it with the reason, and
+ * comes back when the server does, without a restart.
+ */
+
+const TRUSTED = { senderUrl: 'app://cadence/index.html' }
+
+const asRow = (song: Song): CollectionSong => ({
+  id: song.id,
+  name: song.name,
+  tns: song.tns,
+  artists: song.artists.map(({ id, name }) => ({ id, name })),
+  duration: song.duration,
+})
+
+describe('offline mode against the reference server', () => {
+  let dataDir: string
+  let mediaDir: string
+  let server: DataSourceHandle
+  let port: number
+  let core: ReturnType<typeof createCore>
+  const offlineEvents: OfflineState[] = []
+
+  const invoke = async <T>(channel: string, args?: unknown): Promise<T> => {
+    const result = (await core.router.invoke(channel as never, args as never, TRUSTED)) as IpcResult<T>
+    if (!result.ok) throw new Error(`${channel}: ${result.error.kind} ${result.error.message}`)
+    return result.value
+  }
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'cadence-offline-src-'))
+    mediaDir = await mkdtemp(join(tmpdir(), 'cadence-offline-media-'))
+    server = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir, port: 0, demo: 40 })
+    port = Number(new URL(server.url).port)
+    core = createCore({
+      builtinSourceUrl: server.url,
+      builtinPassphrase: OWNER_PASSPHRASE,
+      store: createMemoryStore(),
+      cipher: createTestCipher(),
+      isTrustedSender: (url) => url.startsWith('app://cadence/'),
+      appInfo: { name: 'Cadence', version: '0.0.0-test', platform: 'linux' },
+      timeoutMs: 3000,
+      mediaDir,
+    })
+    core.events.subscribe((event, payload) => {
+      if (event === 'offline:changed') offlineEvents.push(payload as OfflineState)
+    })
+    await core.start()
+  })
+  afterAll(async () => {
+    core?.dispose()
+    await server?.close()
+    await rm(dataDir, { recursive: true, force: true })
+    await rm(mediaDir, { recursive: true, force: true })
+  })
+
+  let playlist: Song[] = []
+  let other: Song
+
+  it('downloads a playlist whole, each file checked against the server', async () => {
+    const songs = await invoke<Song[]>('catalog:recommend-songs', { limit: 6 })
+    playlist = songs.slice(0, 5)
+    other = songs[5]!
+    await invoke<DownloadsSummary>('downloads:add', { songs: playlist.map(asRow) })
+    await expect
+      .poll(async () => (await invoke<DownloadsSummary>('downloads:summary')).done, { timeout: 20_000 })
+      .toBe(5)
+    for (const song of playlist) {
+      const file = await core.offline.playable({
+        sourceId: 'builtin',
+        songId: String(song.id),
+        bitrate: 320000,
+      })
+      expect(file).toBeDefined()
+      const detail = await invoke<Song>('player:resolve', { id: song.id, br: file!.entry.bitrate })
+      const bytes = await readFile(file!.path)
+      expect(bytes.length).toBe(detail.meta?.size)
+      expect(createHash('md5').update(bytes).digest('hex')).toBe(detail.meta?.md5)
+    }
+    const available = await invoke<{ downloaded: string[] }>('media:available')
+    expect(available.downloaded.sort()).toEqual(playlist.map((s) => String(s.id)).sort())
+    const info = await invoke<{ downloadedCount: number; downloadedBytes: number; cachedCount: number }>(
+      'media:cache-info',
+    )
+    expect(info).toMatchObject({ downloadedCount: 5, cachedCount: 0 })
+  })
+
+  it('with the server stopped: says so once, plays the playlist from disk, skips the rest with the reason', async () => {
+    await server.close()
+    expect(offlineEvents).toEqual([])
+    // The first call that cannot reach the server turns offline mode on.
+    const failed = (await core.router.invoke(
+      'catalog:recommend-playlists',
+      { limit: 3 },
+      TRUSTED,
+    )) as IpcResult
+    expect(failed.ok).toBe(false)
+    await core.router.invoke('catalog:recommend-songs', { limit: 3 }, TRUSTED)
+    expect(offlineEvents).toHaveLength(1)
+    expect(offlineEvents[0]).toMatchObject({ offline: true })
+
+    for (const song of playlist) {
+      const file = await core.offline.playable({
+        sourceId: 'builtin',
+        songId: String(song.id),
+        bitrate: 320000,
+      })
+      expect(file?.entry.pinned).toBe(true)
+      // Lyrics and the song's details were kept beside it.
+      const kept = await core.offline.extras.read({ sourceId: 'builtin', songId: String(song.id) })
+      expect(kept?.song.name).toBe(song.name)
+    }
+    // A song not on this computer is unplayable with the reason, so the queue skips it and says why.
+    const skipped = await invoke<Song>('player:resolve', { id: other.id, br: 320000 })
+    expect(skipped.privilege).toMatchObject({ playable: false, reason: NOT_OFFLINE })
+    expect(offlineEvents).toHaveLength(1)
+  })
+
+  it('comes back when the server does, without a restart', async () => {
+    server = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir, port, demo: 40 })
+    core.api().clearCache()
+    await expect
+      .poll(async () => (await core.router.invoke('catalog:recommend-songs', { limit: 3 }, TRUSTED)).ok, {
+        timeout: 20_000,
+      })
+      .toBe(true)
+    expect(offlineEvents.map((e) => e.offline)).toEqual([true, false])
+    const detail = await invoke<Song>('player:resolve', { id: other.id, br: 320000 })
+    expect(detail.privilege?.playable).not.toBe(false)
+    expect(detail.meta?.url).toMatch(/^http/)
+  })
+})
