@@ -16,6 +16,7 @@ import type { Core, TrayAction } from './core'
 import { createSafeStorageCipher } from './glue/cipher'
 import { startBuiltinDataSource } from './glue/data-source'
 import { registerIpc } from './glue/ipc'
+import { handleMediaScheme, registerMediaScheme } from './glue/media'
 import { openElectronStore } from './glue/store'
 import { createAppTray } from './glue/tray'
 import { createListenPorts, registerLyricsShortcut } from './glue/listen'
@@ -50,6 +51,9 @@ let listenPorts: ReturnType<typeof createListenPorts> | null = null
 if (!app.isPackaged) app.setPath('userData', `${app.getPath('userData')}-dev`)
 // Windows: notifications and taskbar grouping belong to the installed app's id.
 if (process.platform === 'win32') app.setAppUserModelId(APP_ID)
+
+// Before `ready`, as Electron requires: the scheme main serves the songs' audio on.
+registerMediaScheme()
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()
@@ -203,6 +207,7 @@ async function start() {
     listen: listenPorts,
   })
   core.settings.onChange(() => tray?.refresh())
+  handleMediaScheme(core.media)
   registerIpc(core.router, core.events, () => BrowserWindow.getAllWindows())
   openMainWindow()
 

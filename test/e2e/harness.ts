@@ -14,6 +14,8 @@ import { createTestCipher } from '../support/test-cipher'
 import { serveStatic } from '../support/static-server'
 import { OWNER_PASSPHRASE } from '../support/phone'
 import { CHROMIUM_FLAGS, findChromium } from '../support/chromium'
+import { fulfilFromHandler } from '../support/scheme-route'
+import { MEDIA_SCHEME } from '@shared/player/media-url'
 
 /**
  * Runs Cadence for an end-to-end test: the reference data source started in-process and registered as
@@ -187,6 +189,11 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
             senderUrl: source.frame.url(),
           }),
         ),
+    )
+    // The media scheme, served by the core's handler as the glue's protocol.handle serves it.
+    await ctx.route(
+      (url) => url.protocol === `${MEDIA_SCHEME}:`,
+      (route) => fulfilFromHandler(route, core.media),
     )
     await ctx.addInitScript({ content: await testPreload() })
     const page = await ctx.newPage()

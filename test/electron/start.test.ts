@@ -76,10 +76,31 @@ describe('the built app under the stand-in Electron: a fresh start', () => {
     const rows = page.locator('main [data-testid="song-row"]:not([aria-disabled])')
     await rows.nth(0).waitFor()
     const name = await rows.nth(0).getByTestId('song-name').innerText()
+    const media: string[] = []
+    page.on('request', (request) => void (request.resourceType() === 'media' && media.push(request.url())))
     await rows.nth(0).getByTestId('song-name').dblclick()
     await page.getByTestId('player-title').getByText(name, { exact: true }).waitFor()
     await waitForClock(page, 0.5)
     expect(await title(page)).toBe(name)
+    // The audio came from main's privileged scheme (protocol.handle), never from the data source's URL.
+    expect(app.all('protocol-privileged')).toEqual([
+      [
+        {
+          scheme: 'cadence-media',
+          privileges: {
+            standard: true,
+            secure: true,
+            stream: true,
+            supportFetchAPI: true,
+            corsEnabled: true,
+          },
+        },
+      ],
+    ])
+    expect(app.all('protocol-handle')).toMatchObject([{ scheme: 'cadence-media' }])
+    expect((await audioState(page)).src).toMatch(/^cadence-media:\/\/song\//)
+    expect(media.length).toBeGreaterThan(0)
+    expect(media.filter((url) => !url.startsWith('cadence-media://song/'))).toEqual([])
 
     await app.waitFor('tray-menu', (menu) => item(menu as MenuItem[], 'play-pause')?.label === 'Pause')
     expect(item(lastMenu(app), 'now-playing')?.label).toContain(name)

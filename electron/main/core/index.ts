@@ -19,7 +19,9 @@ import type { LoggerFactory } from './log'
 import { createListen } from './listen'
 import { createOffline } from './offline'
 import type { ListenPorts } from './listen'
+import { createMediaHandler, createNetworkSource, MediaError } from './media'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
+import { mediaUrl } from '@shared/player/media-url'
 import { noWindows, realTimers } from './ports'
 import type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
 import { createSettingsHandlers } from './settings/handlers'
@@ -240,6 +242,10 @@ export function createCore(deps: CoreDeps) {
       deps.onPlayerState?.(state)
     },
     onSessionSaved: () => sessionSaved?.(),
+    mediaUrl: (ref, signedUrl) => {
+      mediaSource.remember(ref, signedUrl)
+      return mediaUrl(ref)
+    },
   })
 
   const activate = (id: string) => {
@@ -253,6 +259,23 @@ export function createCore(deps: CoreDeps) {
     events.emit('auth:changed', auth.state(id))
     void auth.check(id)
   }
+
+  // The media scheme: main resolves (and re-resolves) the signed URL and streams it to the renderer.
+  const mediaSource = createNetworkSource({
+    fetch: deps.fetch,
+    resolve: (ref) =>
+      call(async (api, sourceId) => {
+        if (sourceId !== ref.sourceId)
+          throw new MediaError(404, 'That data source is no longer the active one')
+        const song = await api.songDetail(ref.songId, auth.userId(), ref.br)
+        const url = song.privilege?.playable === false ? undefined : song.meta?.url
+        if (!url)
+          throw new MediaError(404, song.privilege?.reason || 'The data source has no audio for this song')
+        return url
+      }),
+  })
+  // The cache (issue 23) answers from disk what it has and copies what is played.
+  const media = createMediaHandler({ source: offline.mediaSource(mediaSource), log: log('media') })
 
   const listen = createListen({
     ports: deps.listen ?? {},
@@ -368,6 +391,8 @@ export function createCore(deps: CoreDeps) {
       })
     },
     playerState: () => playerState,
+    /** The media scheme's handler (`protocol.handle` in the app, a route in the end-to-end harness). */
+    media,
     /** Desktop lyrics, mini player and track notifications (tray and shortcut toggle them). */
     listen,
     /** The user closed the QR login window. */
@@ -400,3 +425,4 @@ export type { IpcRouter } from './ipc/router'
 export type { EventHub } from './events'
 export type { ListenPorts } from './listen'
 export { DESKTOP_LYRICS_SHORTCUT } from './listen'
+export type { MediaHandler, MediaRequest, MediaSource } from './media'

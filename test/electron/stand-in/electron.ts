@@ -20,6 +20,9 @@
  *   run); arguments and answers pass `structuredClone` (a function is refused); a throwing handler
  *   rejects in the page with `Error invoking remote method '<channel>': …`, message only;
  *   `webContents.send` reaches `ipcRenderer.on` listeners;
+ * - `protocol.registerSchemesAsPrivileged` (before `ready` only) and `protocol.handle`: a page's media or
+ *   document request on a handled scheme reaches the handler as a `Request` and is answered with its
+ *   `Response` (status, headers, body) through Playwright's request interception;
  * - `utilityProcess.fork`: a real Node 24 child process with `process.parentPort` (messages as
  *   `{ data }`), `postMessage`, `kill`, `exit` events; utility processes end with the app;
  * - recorders (sent to the test as `record` messages): `Tray` (icon file, tooltip, menu as data; the test
@@ -31,6 +34,8 @@
  * `$CADENCE_STANDIN_SAFESTORAGE`); two JavaScript worlds per page (the preload runs in the page's world,
  * the copy rules stand in for the boundary; the page could reach `__standinEmit`); navigation,
  * window-open, permission and `webRequest` handlers are recorded, never driven by Chromium; the sandbox;
+ * custom-scheme privileges (recorded only: `fetch()` on a custom scheme is refused by Chromium, bodies
+ * are sent whole, not streamed, and CORS on the scheme is Chromium's ordinary rule);
  * Electron's process model (every window is a page of one browser); GPU, menus on screen, devtools.
  */
 import { EventEmitter } from 'node:events'
@@ -45,6 +50,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
 import type { BrowserContext, Page } from 'playwright-core'
 import { CHROMIUM_FLAGS, findChromium } from '../../support/chromium.ts'
+import { fulfilFromHandler } from '../../support/scheme-route.ts'
 import { decode, encode } from './wire.ts'
 
 // ---- the test's view: records out, commands in ----
@@ -325,6 +331,15 @@ function browserContext(): Promise<BrowserContext> {
       args: [...CHROMIUM_FLAGS, '--allow-file-access-from-files', '--remote-debugging-port=0'],
       viewport: { width: 1200, height: 780 },
     })
+    // Custom schemes: a page's request on a scheme `protocol.handle` took goes to its handler.
+    await context.route(
+      (url) => protocolHandlers.has(url.protocol.slice(0, -1)),
+      (route) => {
+        const scheme = new URL(route.request().url()).protocol.slice(0, -1)
+        const handler = protocolHandlers.get(scheme)
+        return handler ? fulfilFromHandler(route, handler) : route.abort('failed')
+      },
+    )
     await context.exposeBinding('__standinIpc', (source, message: string) =>
       answerIpc(source.page, source.frame.url(), message),
     )
@@ -669,6 +684,43 @@ class IpcMain extends EventEmitter {
 }
 export const ipcMain = new IpcMain()
 
+// ---- protocol ----
+
+type ProtocolHandler = (request: Request) => Response | Promise<Response>
+interface CustomScheme {
+  scheme: string
+  privileges?: Record<string, boolean>
+}
+const protocolHandlers = new Map<string, ProtocolHandler>()
+const privilegedSchemes = new Map<string, Record<string, boolean>>()
+
+/**
+ * From Electron's `protocol` docs: `registerSchemesAsPrivileged` only before `ready` (and once: a second
+ * call replaces the first); `handle(scheme, handler)` with a handler taking a `Request` and answering a
+ * `Response` (or a promise of one), refused for a scheme already handled; `unhandle`, `isProtocolHandled`.
+ * Requests reach the handler through Playwright's interception (see `scheme-route.ts` for what that
+ * covers: media and document loads, not `fetch`).
+ */
+export const protocol = {
+  registerSchemesAsPrivileged(schemes: CustomScheme[]): void {
+    if (ready) throw new Error('protocol.registerSchemesAsPrivileged should be called before app is ready')
+    privilegedSchemes.clear()
+    for (const { scheme, privileges } of schemes) privilegedSchemes.set(scheme, { ...privileges })
+    record('protocol-privileged', schemes)
+  },
+  handle(scheme: string, handler: ProtocolHandler): void {
+    if (protocolHandlers.has(scheme)) throw new Error(`Failed to register protocol: ${scheme}`)
+    protocolHandlers.set(scheme, handler)
+    record('protocol-handle', { scheme, privileges: privilegedSchemes.get(scheme) ?? null })
+  },
+  unhandle(scheme: string): void {
+    protocolHandlers.delete(scheme)
+  },
+  isProtocolHandled(scheme: string): boolean {
+    return protocolHandlers.has(scheme)
+  },
+}
+
 // ---- utility processes ----
 
 const utilityShim = new URL('./utility-shim.ts', import.meta.url).href
@@ -917,6 +969,7 @@ const electron = {
   app,
   BrowserWindow,
   ipcMain,
+  protocol,
   utilityProcess,
   nativeImage,
   Menu,

@@ -12,6 +12,10 @@ import type { KeyValueStore, Timers } from '../ports'
 import { createDownloads } from '../downloads/queue'
 import { createMediaCache, realCacheFs } from '../media-cache'
 import type { CacheFs, CacheKey, CachedFile } from '../media-cache'
+import { mediaUrl as schemeUrl } from '@shared/player/media-url'
+import type { MediaSource } from '../media'
+import { MediaCacheError } from '../media-cache'
+import { createCachedSource } from './cached-source'
 import { createExtrasStore } from './extras'
 import { createOfflineMonitor, isUnreachable } from './monitor'
 
@@ -39,10 +43,7 @@ export interface OfflineDeps {
   fetch?: typeof fetch
   timers: Timers
   log: LoggerFactory
-  /**
-   * The media scheme's address for a file of the cache (issue 22's `protocol.handle`); without it a song
-   * on this computer cannot be handed to the player while offline.
-   */
+  /** The media scheme's address of a song (default: issue 22's `cadence-media://song/…`). */
   mediaUrl?: (key: CacheKey) => string
 }
 
@@ -57,6 +58,9 @@ export const NOT_OFFLINE =
  */
 export function createOffline(deps: OfflineDeps) {
   const fs = deps.fs ?? realCacheFs
+  const toMediaUrl =
+    deps.mediaUrl ??
+    ((key: CacheKey) => schemeUrl({ sourceId: key.sourceId, songId: key.songId, br: key.bitrate }))
   const doFetch = deps.fetch ?? globalThis.fetch
   const dir = deps.mediaDir ?? join(tmpdir(), `cadence-media-cache-${process.pid}`)
   const cache = createMediaCache({
@@ -213,15 +217,46 @@ export function createOffline(deps: OfflineDeps) {
         songId: String(args.id),
         bitrate: args.br ?? DEFAULT_BITRATE,
       }
-      if (monitor.isOffline()) return resolveOffline(key, deps.mediaUrl)
+      if (monitor.isOffline()) return resolveOffline(key, toMediaUrl)
       try {
         return await resolve(args, context)
       } catch (error) {
         if (!isUnreachable(error)) throw error
         monitor.failed(error)
-        return resolveOffline(key, deps.mediaUrl)
+        return resolveOffline(key, toMediaUrl)
       }
     }
+
+  /** A played song is copied into the cache in the background (errors only logged: playing goes on). */
+  const fillPlayed = (key: CacheKey) => {
+    void cache
+      .fill(key, async () => {
+        const song = await detail(key)
+        const meta = song.meta
+        if (song.privilege?.playable === false || !meta?.url) {
+          throw new MediaCacheError('http', 'The data source has no audio for this song', 404)
+        }
+        return { url: meta.url, size: meta.size, md5: meta.md5 }
+      })
+      .then(
+        () => availabilityChanged(),
+        (error: unknown) =>
+          deps.log('media-cache').info('a played song was not cached', {
+            songId: key.songId,
+            reason: error instanceof MediaCacheError ? error.reason : String(error),
+          }),
+      )
+  }
+
+  /** The media scheme's source with the cache in front of `inner` (the network source). */
+  const mediaSource = (inner: MediaSource): MediaSource =>
+    createCachedSource({
+      inner,
+      playable,
+      fill: fillPlayed,
+      isOffline: monitor.isOffline,
+      log: deps.log('media-cache'),
+    })
 
   const handlers: Pick<Handlers, OfflineChannels> = {
     'downloads:add': ({ songs }) => downloads.add(songs),
@@ -256,6 +291,7 @@ export function createOffline(deps: OfflineDeps) {
     playable,
     resolveOffline,
     wrapResolve,
+    mediaSource,
     /** The built-in data source's process is up (true) or down: offline mode follows it. */
     builtinState: (up: boolean) => monitor.setReachable(up, 'The built-in library is not running'),
     /** Another data source became active. */
@@ -272,6 +308,9 @@ export function createOffline(deps: OfflineDeps) {
       monitor.dispose()
       downloads.dispose()
       await cache.flush()
+      // A folder of our own under the OS temp dir (tests, the e2e harness) goes with the core.
+      if (deps.mediaDir === undefined)
+        await fs.rm(dir, { force: true, recursive: true }).catch(() => undefined)
     },
   }
 }

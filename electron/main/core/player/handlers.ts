@@ -1,4 +1,5 @@
 import { playerSessionSchema } from '@shared/ipc/schemas'
+import type { Song } from '@shared/api/models'
 import type { PlayerSession, PlayerState } from '@shared/ipc/contract'
 import { CadenceError, DataSourceError } from '@shared/errors'
 import type { ActiveCall } from '../catalog/handlers'
@@ -9,6 +10,8 @@ type PlayerChannels = Extract<keyof Handlers, `player:${string}`>
 
 /** Largest saved player session (its JSON), so a runaway queue cannot bloat the settings file. */
 export const MAX_SESSION_CHARS = 5 * 1024 * 1024
+/** The spec's default `br` of `/song/detail`. */
+const DEFAULT_BITRATE = 320_000
 export const sessionKey = (sourceId: string) => `session:${sourceId}`
 
 export function createPlayerHandlers(deps: {
@@ -19,16 +22,33 @@ export function createPlayerHandlers(deps: {
   onState: (state: PlayerState) => void
   /** A session was saved (the quit sequence waits for one). */
   onSessionSaved?: () => void
+  /**
+   * The address the renderer plays a resolved song from (main's media scheme) in place of the data
+   * source's signed URL, which never reaches the renderer. Without it `meta.url` is left as the server
+   * sent it.
+   */
+  mediaUrl?: (ref: { sourceId: string; songId: string; br: number }, signedUrl: string) => string
 }): Pick<Handlers, PlayerChannels> {
   return {
     // Never cached: the media URL in `meta.url` expires.
     'player:resolve': async ({ id, br }) => {
       const uid = deps.userId()
+      let resolved: { song: Song; sourceId: string }
       try {
-        return await deps.call((api) => api.songDetail(id, uid, br))
+        resolved = await deps.call(async (api, sourceId) => ({
+          song: await api.songDetail(id, uid, br),
+          sourceId,
+        }))
       } catch (error) {
         throw uid === undefined ? signedOutRefusal(error) : error
       }
+      const { song, sourceId } = resolved
+      const meta = song.meta
+      if (!meta?.url || !deps.mediaUrl) return song
+      // Without a requested bitrate the server chose one: ask for that one again when re-resolving.
+      const bitrate = br ?? meta.bitrate ?? DEFAULT_BITRATE
+      const url = deps.mediaUrl({ sourceId, songId: String(id), br: bitrate }, meta.url)
+      return { ...song, meta: { ...meta, url } }
     },
     'player:report-state': (state) => deps.onState(state),
     'player:save-session': (session) => {

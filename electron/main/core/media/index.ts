@@ -1,0 +1,6 @@
+export { createMediaHandler } from './handler'
+export type { MediaHandler, MediaRequest } from './handler'
+export { createNetworkSource, SIGNED_URL_MAX_AGE_MS } from './network'
+export type { NetworkSource, NetworkSourceDeps } from './network'
+export { MediaError } from './source'
+export type { MediaOpenRequest, MediaSource } from './source'

@@ -1,0 +1,126 @@
+import { DataSourceError } from '@shared/errors'
+import type { MediaRef } from '@shared/player/media-url'
+import { MediaError } from './source'
+import type { MediaOpenRequest, MediaSource } from './source'
+
+/** A signed URL older than this is resolved again before use (the renderer's old rule, now main's). */
+export const SIGNED_URL_MAX_AGE_MS = 4 * 60_000
+
+/** Headers of the upstream answer the renderer may see; nothing else (no cookies, no server details). */
+const PASSED_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-range',
+  'accept-ranges',
+  'last-modified',
+  'etag',
+]
+
+export interface NetworkSourceDeps {
+  /**
+   * `/song/detail` for the song at the bitrate, on the data source the ref names: the signed media URL
+   * (`meta.url`), or a `MediaError`/`DataSourceError` when there is none.
+   */
+  resolve: (ref: MediaRef) => Promise<string>
+  fetch?: typeof fetch
+  now?: () => number
+}
+
+export type NetworkSource = MediaSource & {
+  /** A URL `player:resolve` just got: the first play needs no second `/song/detail`. */
+  remember(ref: MediaRef, url: string): void
+}
+
+const keyOf = (ref: MediaRef) => `${ref.sourceId}\n${ref.songId}\n${ref.br}`
+
+/**
+ * Streams a song from its signed URL: the renderer's Range goes upstream as is, the body is passed through
+ * without buffering, and an expired URL (401, 403, 410) is resolved once more and asked again, so the
+ * renderer sees one address that never expires.
+ */
+export function createNetworkSource(deps: NetworkSourceDeps): NetworkSource {
+  // Read at call time, as the other ports are, so a test's spy on the global fetch sees the requests.
+  const fetchImpl: typeof fetch = (input, init) => (deps.fetch ?? globalThis.fetch)(input, init)
+  const now = deps.now ?? Date.now
+  const urls = new Map<string, { url: string; at: number }>()
+  const inflight = new Map<string, Promise<string>>()
+
+  function signedUrl(ref: MediaRef, fresh: boolean): Promise<string> {
+    const key = keyOf(ref)
+    const known = urls.get(key)
+    if (!fresh && known && now() - known.at < SIGNED_URL_MAX_AGE_MS) return Promise.resolve(known.url)
+    const pending = inflight.get(key)
+    if (pending) return pending
+    const at = now()
+    const request = deps
+      .resolve(ref)
+      .then((url) => {
+        urls.set(key, { url, at })
+        return url
+      }, rethrowAsMediaError)
+      .finally(() => inflight.delete(key))
+    inflight.set(key, request)
+    return request
+  }
+
+  async function ask(url: string, request: MediaOpenRequest): Promise<Response> {
+    try {
+      return await fetchImpl(url, {
+        method: request.method,
+        headers: request.range ? { Range: request.range } : {},
+        redirect: 'follow',
+        signal: request.signal,
+      })
+    } catch (error) {
+      if (request.signal?.aborted) throw error
+      throw new MediaError(502, `The data source's media server could not be reached (${String(error)})`)
+    }
+  }
+
+  return {
+    remember(ref, url) {
+      urls.set(keyOf(ref), { url, at: now() })
+    },
+    async open(ref, request) {
+      let answer = await ask(await signedUrl(ref, false), request)
+      if (isExpired(answer.status)) {
+        await answer.body?.cancel().catch(() => undefined)
+        answer = await ask(await signedUrl(ref, true), request)
+      }
+      const status = answer.status
+      if (status === 200 || status === 206 || status === 416) return passThrough(answer)
+      await answer.body?.cancel().catch(() => undefined)
+      if (isExpired(status)) throw new MediaError(403, 'The data source refused the song’s audio')
+      if (status === 404 || status === 410)
+        throw new MediaError(404, 'The data source has no audio for this song')
+      throw new MediaError(502, `The data source's media server answered HTTP ${status}`)
+    },
+  }
+}
+
+function isExpired(status: number): boolean {
+  return status === 401 || status === 403 || status === 410
+}
+
+function passThrough(answer: Response): Response {
+  const headers = new Headers()
+  for (const name of PASSED_HEADERS) {
+    const value = answer.headers.get(name)
+    if (value !== null) headers.set(name, value)
+  }
+  return new Response(answer.body, { status: answer.status, headers })
+}
+
+/** What `/song/detail` failing means for the renderer's media request. */
+function rethrowAsMediaError(error: unknown): never {
+  if (error instanceof MediaError) throw error
+  if (error instanceof DataSourceError) {
+    if (error.kind === 'unauthorized') throw new MediaError(403, error.message)
+    if (error.kind === 'api' || error.kind === 'invalid-response') throw new MediaError(404, error.message)
+    if (error.kind === 'http' && error.status !== undefined && error.status < 500) {
+      throw new MediaError(error.status === 404 ? 404 : 403, error.message)
+    }
+    if (error.kind === 'cancelled') throw new MediaError(499, error.message)
+  }
+  throw new MediaError(502, error instanceof Error ? error.message : String(error))
+}

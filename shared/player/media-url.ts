@@ -1,0 +1,44 @@
+/**
+ * The app's own media addresses. Main serves every song's audio on this privileged scheme (resolving and
+ * re-resolving the data source's signed URL itself), so the renderer never loads media from an address a
+ * server handed out, and the CSP's `media-src` names only this scheme.
+ */
+
+export const MEDIA_SCHEME = 'cadence-media'
+/** The host part of a song's address (a standard scheme needs one). */
+const SONG_HOST = 'song'
+
+/** A song of one data source at one requested bitrate: what a media address names. */
+export interface MediaRef {
+  sourceId: string
+  songId: string
+  /** The bitrate the player asked for (`br` of `/song/detail`). */
+  br: number
+}
+
+/** `cadence-media://song/<source>/<song>?br=<bitrate>` */
+export function mediaUrl(ref: MediaRef): string {
+  const source = encodeURIComponent(ref.sourceId)
+  const song = encodeURIComponent(ref.songId)
+  return `${MEDIA_SCHEME}://${SONG_HOST}/${source}/${song}?br=${Math.round(ref.br)}`
+}
+
+/** The song a media address names, or undefined for anything else (wrong scheme, host, shape or bitrate). */
+export function parseMediaUrl(address: string): MediaRef | undefined {
+  let url: URL
+  try {
+    url = new URL(address)
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== `${MEDIA_SCHEME}:` || url.hostname !== SONG_HOST) return undefined
+  const parts = url.pathname.split('/')
+  if (parts.length !== 3 || parts[0] !== '' || !parts[1] || !parts[2]) return undefined
+  const br = Number(url.searchParams.get('br'))
+  if (!Number.isInteger(br) || br <= 0) return undefined
+  try {
+    return { sourceId: decodeURIComponent(parts[1]), songId: decodeURIComponent(parts[2]), br }
+  } catch {
+    return undefined
+  }
+}
