@@ -37,6 +37,7 @@ describe('offline mode against the reference server', () => {
   const offlineEvents: OfflineState[] = []
   /** Every request for audio the core made to the data source. */
   const mediaRequests: string[] = []
+  const detailRequests: string[] = []
 
   const invoke = async <T>(channel: string, args?: unknown): Promise<T> => {
     const result = (await core.router.invoke(channel as never, args as never, TRUSTED)) as IpcResult<T>
@@ -60,7 +61,9 @@ describe('offline mode against the reference server', () => {
       mediaDir,
       fetch: (input, init) => {
         const url = String(input instanceof Request ? input.url : input)
-        if (new URL(url).pathname.startsWith('/media/')) mediaRequests.push(url)
+        const path = new URL(url).pathname
+        if (path.startsWith('/media/')) mediaRequests.push(url)
+        if (path === '/song/detail') detailRequests.push(url)
         return fetch(input, init)
       },
     })
@@ -98,10 +101,14 @@ describe('offline mode against the reference server', () => {
     expect(first.status).toBe(200)
     playedBytes = first.bytes
     await expect.poll(() => core.offline.cache.has(keyOf(played)), { timeout: 20_000 }).toBe(true)
+    // Its details and lyrics are kept beside it, so starting it again asks the data source nothing.
+    await expect.poll(() => core.offline.extras.read(keyOf(played)), { timeout: 20_000 }).toBeDefined()
+    const detailsBefore = detailRequests.length
     const before = mediaRequests.length
     const again = await play(played)
     const seek = await play(played, 'bytes=1000-1999')
     expect(mediaRequests.length).toBe(before)
+    expect(detailRequests.length).toBe(detailsBefore)
     expect(again.bytes.equals(playedBytes)).toBe(true)
     expect(seek.status).toBe(206)
     expect(seek.bytes.equals(playedBytes.subarray(1000, 2000))).toBe(true)

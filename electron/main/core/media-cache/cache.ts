@@ -46,6 +46,8 @@ export interface MediaCacheOptions {
   indexSaveDelayMs?: number
   /** Check a file's md5 the first time it is served after a start (default true). */
   verifyOnFirstRead?: boolean
+  /** A file left the cache (evicted, cleared, removed, damaged): what is kept beside it can go too. */
+  onRemove?: (entry: CacheEntry) => void
 }
 
 export interface CachedFile {
@@ -163,6 +165,7 @@ export function createMediaCache(options: MediaCacheOptions) {
   const removeEntry = async (k: string, entry: CacheEntry) => {
     drop(k, entry)
     scheduleSave()
+    options.onRemove?.(entry)
     await fs.rm(pathOf(entry), { force: true }).catch(() => undefined)
   }
 

@@ -70,6 +70,10 @@ export function createOffline(deps: OfflineDeps) {
     maxBytes: () => deps.settings.get().mediaCacheMaxMiB * MIB,
     timers: deps.timers,
     log: deps.log('media-cache'),
+    // The lyrics and cover go with the song's last file.
+    onRemove: (entry) => {
+      if (!cache.bestFor(entry, { anyBitrate: true })) void extras.forget(entry).catch(() => undefined)
+    },
   })
   const extras = createExtrasStore({ fs, dir, fetch: doFetch })
 
@@ -158,12 +162,20 @@ export function createOffline(deps: OfflineDeps) {
    * (`mediaUrl`, given by the media scheme), with its kept lyrics; any other is unplayable with the reason,
    * so the queue skips it and says why.
    */
-  const resolveOffline = async (
+  async function resolveOffline(key: CacheKey, mediaUrl: (key: CacheKey) => string): Promise<Song>
+  async function resolveOffline(
     key: CacheKey,
-    mediaUrl: ((key: CacheKey) => string) | undefined,
-  ): Promise<Song> => {
+    mediaUrl: (key: CacheKey) => string,
+    options: { needKept: true },
+  ): Promise<Song | undefined>
+  async function resolveOffline(
+    key: CacheKey,
+    mediaUrl: (key: CacheKey) => string,
+    options: { needKept?: boolean } = {},
+  ): Promise<Song | undefined> {
     const file = await playable(key)
     const kept = await extras.read(key)
+    if (options.needKept && (!file || !kept)) return undefined
     const base: Song = kept?.song ?? {
       id: key.songId,
       name: '',
@@ -174,7 +186,7 @@ export function createOffline(deps: OfflineDeps) {
       privilege: undefined,
       meta: undefined,
     }
-    if (!file || !mediaUrl) {
+    if (!file) {
       return {
         ...base,
         meta: undefined,
@@ -206,8 +218,10 @@ export function createOffline(deps: OfflineDeps) {
   }
 
   /**
-   * `player:resolve` with offline mode: while the source is known to be unreachable the network is not
-   * tried (each try would wait for a timeout); a resolve that finds it unreachable answers from the disk.
+   * `player:resolve` with the cache and offline mode. A song on disk with its details kept answers from
+   * the disk at once (no `/song/detail`: starting a cached song costs no network at all); while the source
+   * is known to be unreachable the network is not tried (each try would wait for a timeout); a resolve
+   * that finds it unreachable answers from the disk, or marks the song unplayable with the reason.
    */
   const wrapResolve =
     (resolve: Handlers['player:resolve']): Handlers['player:resolve'] =>
@@ -218,6 +232,10 @@ export function createOffline(deps: OfflineDeps) {
         bitrate: args.br ?? DEFAULT_BITRATE,
       }
       if (monitor.isOffline()) return resolveOffline(key, toMediaUrl)
+      if (cache.bestFor(key)) {
+        const fromDisk = await resolveOffline(key, toMediaUrl, { needKept: true })
+        if (fromDisk) return fromDisk
+      }
       try {
         return await resolve(args, context)
       } catch (error) {
@@ -229,9 +247,10 @@ export function createOffline(deps: OfflineDeps) {
 
   /** A played song is copied into the cache in the background (errors only logged: playing goes on). */
   const fillPlayed = (key: CacheKey) => {
+    let song: Song | undefined
     void cache
       .fill(key, async () => {
-        const song = await detail(key)
+        song = await detail(key)
         const meta = song.meta
         if (song.privilege?.playable === false || !meta?.url) {
           throw new MediaCacheError('http', 'The data source has no audio for this song', 404)
@@ -239,7 +258,11 @@ export function createOffline(deps: OfflineDeps) {
         return { url: meta.url, size: meta.size, md5: meta.md5 }
       })
       .then(
-        () => availabilityChanged(),
+        async () => {
+          availabilityChanged()
+          // Its details and lyrics too: it plays and sings offline, and starts without /song/detail.
+          if (song) await extras.keep(key, song).catch(() => undefined)
+        },
         (error: unknown) =>
           deps.log('media-cache').info('a played song was not cached', {
             songId: key.songId,
