@@ -37,6 +37,7 @@ function setup(
   const resolved: CacheKey[] = []
   const resolveErrors: unknown[] = []
   let offline = false
+  const active = { id: 'builtin' }
   const downloads = createDownloads({
     store,
     cache,
@@ -48,7 +49,7 @@ function setup(
       return { playable: true, origin: server.put(`http://src/${key.songId}`, 1000 + Number(key.songId)) }
     },
     bitrateFor: () => 320000,
-    activeSourceId: () => 'builtin',
+    activeSourceId: () => active.id,
     isOffline: options.offline ?? (() => offline),
     onChange: () => undefined,
     timers,
@@ -64,6 +65,7 @@ function setup(
     resolved,
     resolveErrors,
     setOffline: (v: boolean) => (offline = v),
+    active,
   }
 }
 
@@ -226,6 +228,21 @@ describe('download queue', () => {
     t.downloads.resume()
     await until(() => expect(t.downloads.summary().done).toBe(4))
     expect(t.downloads.summary().message).toBeUndefined()
+  })
+
+  it('keeps the downloads of another data source waiting until it is active again', async () => {
+    const t = setup()
+    await t.downloads.started
+    t.downloads.pause()
+    t.downloads.add([song(1), song(2)])
+    t.active.id = 'lan'
+    t.downloads.resume()
+    await until(() => expect(t.downloads.summary().waiting).toBe(2))
+    expect(t.resolved).toHaveLength(0)
+    expect(t.downloads.list({ offset: 0, limit: 1 }).rows[0]?.error).toMatch(/active one/)
+    t.active.id = 'builtin'
+    t.downloads.online() // what the core calls when the source changes
+    await until(() => expect(t.downloads.summary().done).toBe(2))
   })
 
   it('turns a removed download back into an ordinary cached song', async () => {

@@ -220,6 +220,13 @@ export function createDownloads(deps: DownloadsDeps) {
       const key = pending[head++]!
       const item = items.get(key)
       if (!item || item.state !== 'queued' || running.has(key)) continue
+      if (item.sourceId !== deps.activeSourceId()) {
+        // Its data source is not the active one: it waits (queued again when the source changes).
+        item.state = 'waiting'
+        item.error = 'Waits until its data source is the active one'
+        changed()
+        continue
+      }
       void run(key, item)
     }
     // The consumed head is dropped once the queue ran dry (no shift per song on a long queue).

@@ -100,7 +100,8 @@ export function createOffline(deps: OfflineDeps) {
     cache,
     resolve: async (key) => {
       if (key.sourceId !== deps.activeSourceId()) {
-        return { playable: false, reason: 'Its data source is not the active one' }
+        // Another source became active while it was queued: back in the queue, where it waits.
+        throw new MediaCacheError('cancelled', 'Its data source is not the active one')
       }
       let song: Song
       try {
