@@ -119,6 +119,27 @@ describe('download queue', () => {
     expect(third.server.requests).toHaveLength(1)
   })
 
+  it('keeps a queue of 10,000 songs across a restart, fetching 3 at a time', async () => {
+    const t = setup()
+    await t.downloads.started
+    t.downloads.pause()
+    t.downloads.add(Array.from({ length: 10_000 }, (_, i) => song(i + 1)))
+    t.downloads.dispose()
+    const again = setup({ store: t.store })
+    await again.downloads.started
+    expect(again.downloads.summary()).toMatchObject({ total: 10_000, queued: 10_000, paused: true })
+    expect(again.downloads.list({ offset: 9_998, limit: 5 }).rows.map((r) => r.song.id)).toEqual([
+      9_999, 10_000,
+    ])
+    const release = again.server.hold()
+    again.downloads.resume()
+    await until(() => expect(again.server.requests).toHaveLength(3))
+    expect(again.downloads.summary()).toMatchObject({ downloading: 3, queued: 9_997 })
+    again.downloads.pause()
+    release()
+    await until(() => expect(again.downloads.summary().downloading).toBe(0))
+  })
+
   it('pauses (stopping what runs, nothing half kept) and resumes', async () => {
     const t = setup()
     await t.downloads.started

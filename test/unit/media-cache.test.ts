@@ -133,6 +133,21 @@ describe('media cache', () => {
     expect(await cache.lookup(key('a'))).toBeDefined()
   })
 
+  it('applies a lowered cap at once, and a removed download becomes evictable', async () => {
+    const server = mediaServer()
+    let cap = 10_000
+    const cache = open(server, { maxBytes: () => cap })
+    for (const id of ['a', 'b', 'c'])
+      await cache.fill(key(id), async () => server.put(`http://src/${id}`, 3000))
+    await cache.pin(key('c'))
+    cap = 3000
+    await cache.enforceCap()
+    expect([cache.has(key('a')), cache.has(key('b')), cache.has(key('c'))]).toEqual([false, true, true])
+    await cache.pin(key('c'), false) // the download is removed: now it counts, and the older one goes
+    expect([cache.has(key('b')), cache.has(key('c'))]).toEqual([false, true])
+    expect(cache.usage()).toMatchObject({ cachedBytes: 3000, downloadedBytes: 0 })
+  })
+
   it('does not cache a played song larger than the whole cap', async () => {
     const server = mediaServer()
     const big = server.put('http://src/big', 20_000)
