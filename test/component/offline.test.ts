@@ -3,6 +3,7 @@ import { flushPromises, mount } from '@vue/test-utils'
 import SongList from '@renderer/components/song/SongList.vue'
 import DownloadsView from '@renderer/views/DownloadsView.vue'
 import OfflineBanner from '@renderer/components/sources/OfflineBanner.vue'
+import DownloadsList from '@renderer/components/downloads/DownloadsList.vue'
 import SettingsStorage from '@renderer/components/settings/SettingsStorage.vue'
 import type { DownloadRow, DownloadsSummary, EventMap } from '@shared/ipc/contract'
 import { plugins, song } from './support'
@@ -126,6 +127,16 @@ describe('offline in the renderer', () => {
     // Only the first page was asked for, not the whole list.
     const pages = invoke.mock.calls.filter(([channel]) => channel === 'downloads:list')
     expect(pages.length).toBeLessThanOrEqual(2)
+
+    // Scrolled far down, then the queue changes: the rows in view are asked for again, never dropped.
+    const list = wrapper.findComponent(DownloadsList)
+    list.vm.$emit('need', 5000, 5040)
+    await flushPromises()
+    expect(list.props('rows')[5000]?.song.id).toBe(5001)
+    emit('downloads:changed', summary({ total: 10_000, done: 10_000, revision: 2 }))
+    await flushPromises()
+    expect(list.props('rows')[5000]?.song.id).toBe(5001)
+    expect(list.props('rows')[0]?.song.id).toBe(1)
     wrapper.unmount()
     height.mockRestore()
     width.mockRestore()
