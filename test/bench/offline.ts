@@ -166,6 +166,7 @@ async function indexMemory(): Promise<Figure[]> {
     const after = process.memoryUsage().heapUsed
     if (cache.usage().cachedCount !== DOWNLOADS) throw new Error('the index did not load every file')
     const onDisk = serialiseIndex(cache.entries()).length
+    await cache.close()
     return [
       {
         figure: `cache index in memory, ${DOWNLOADS.toLocaleString('en')} songs`,
@@ -213,6 +214,7 @@ async function firstByte(): Promise<Figure[]> {
       runs.push(performance.now() - started)
       await reader.cancel()
     }
+    await cache.close()
     return [summarise('cached song: media request to first byte, in main', runs.slice(1), 'ms')]
   } finally {
     await rm(dir, { recursive: true, force: true })

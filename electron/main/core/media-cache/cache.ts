@@ -142,8 +142,10 @@ export function createMediaCache(options: MediaCacheOptions) {
   // ---- the index on disk ----
   let saveTimer: unknown
   let saving: Promise<void> = Promise.resolve()
+  /** After `close()`: nothing is written any more (the folder may be about to go). */
+  let closed = false
   const scheduleSave = () => {
-    if (saveTimer !== undefined) return
+    if (saveTimer !== undefined || closed) return
     saveTimer = timers.setTimeout(() => {
       saveTimer = undefined
       void writeIndex()
@@ -321,8 +323,10 @@ export function createMediaCache(options: MediaCacheOptions) {
     const part = `${dir}/${file}.${randomBytes(6).toString('hex')}${PART_EXT}`
     let written: { size: number; md5: string }
     try {
+      if (closed) throw new MediaCacheError('cancelled', 'The cache is closed')
       await fs.mkdir(dir, { recursive: true })
       written = await writeBody(key, response, part, origin, fill)
+      if (closed) throw new MediaCacheError('cancelled', 'The cache is closed')
     } catch (error) {
       await fs.rm(part, { force: true }).catch(() => undefined)
       if (isDiskFull(error)) {
@@ -467,6 +471,15 @@ export function createMediaCache(options: MediaCacheOptions) {
     async enforceCap(): Promise<void> {
       await ready
       await evictTo(options.maxBytes())
+    },
+    /** Writes the index one last time and stops writing it (the app quits, the core is disposed). */
+    async close(): Promise<void> {
+      await ready
+      if (saveTimer !== undefined) timers.clearTimeout(saveTimer)
+      saveTimer = undefined
+      if (!closed) await writeIndex()
+      closed = true
+      await saving
     },
     /** Writes the index now (before quitting, and in tests). */
     async flush(): Promise<void> {

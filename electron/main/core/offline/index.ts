@@ -331,7 +331,8 @@ export function createOffline(deps: OfflineDeps) {
     async dispose() {
       monitor.dispose()
       downloads.dispose()
-      await cache.flush()
+      if (availabilityTimer !== undefined) deps.timers.clearTimeout(availabilityTimer)
+      await cache.close()
       // A folder of our own under the OS temp dir (tests, the e2e harness) goes with the core.
       if (deps.mediaDir === undefined)
         await fs.rm(dir, { force: true, recursive: true }).catch(() => undefined)
