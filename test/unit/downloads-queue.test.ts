@@ -275,5 +275,11 @@ describe('download queue', () => {
     expect(t.downloads.summary().total).toBe(1)
     expect(t.cache.usage()).toMatchObject({ downloadedCount: 1, cachedCount: 1 })
     expect(t.downloads.doneIds('builtin')).toEqual(['2'])
+
+    // The data source itself is removed: its downloads go, whichever source is active.
+    t.active.id = 'lan'
+    await t.downloads.forgetSource('builtin')
+    expect(t.downloads.summary().total).toBe(0)
+    expect(t.cache.usage()).toMatchObject({ downloadedCount: 0, cachedCount: 2 })
   })
 })

@@ -309,6 +309,7 @@ export function createCore(deps: CoreDeps) {
         clients.delete(id)
         store.delete(sessionKey(id))
         collection.forget(id)
+        void offline.forgetSource(id)
         emitSources()
         if (wasActive) {
           collection.announce()

@@ -444,8 +444,10 @@ export function createDownloads(deps: DownloadsDeps) {
         if (item.sourceId === sourceId && item.state === 'done') out.push(item.songId)
       return out
     },
-    async remove(songIds: Array<string | number>): Promise<DownloadsSummary> {
-      const sourceId = deps.activeSourceId()
+    async remove(
+      songIds: Array<string | number>,
+      sourceId = deps.activeSourceId(),
+    ): Promise<DownloadsSummary> {
       for (const id of songIds) {
         const key = itemKey(sourceId, String(id))
         const item = items.get(key)
@@ -461,6 +463,12 @@ export function createDownloads(deps: DownloadsDeps) {
       changed()
       deps.onAvailabilityChange?.()
       return summary()
+    },
+    /** A data source was removed: its downloads go (their files become ordinary cached songs). */
+    forgetSource(sourceId: string): Promise<DownloadsSummary> {
+      const ids: string[] = []
+      for (const item of items.values()) if (item.sourceId === sourceId) ids.push(item.songId)
+      return this.remove(ids, sourceId)
     },
     pause(): DownloadsSummary {
       paused = true

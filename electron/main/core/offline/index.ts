@@ -318,6 +318,8 @@ export function createOffline(deps: OfflineDeps) {
     mediaSource,
     /** The built-in data source's process is up (true) or down: offline mode follows it. */
     builtinState: (up: boolean) => monitor.setReachable(up, 'The built-in library is not running'),
+    /** A data source was removed: its downloads go (the cap may then evict their files). */
+    forgetSource: (sourceId: string) => downloads.forgetSource(sourceId),
     /** Another data source became active. */
     sourceChanged() {
       monitor.reset()
