@@ -33,6 +33,8 @@ export const settingsSchema = z.object({
   phoneSignIn: z.boolean(),
   /** An installed app checks its update feed (at start and every 6 hours) and downloads in the background. */
   autoUpdate: z.boolean(),
+  /** Cap of the cache of played songs, in MiB (downloads are not counted): least recently played go first. */
+  mediaCacheMaxMiB: z.number().int().min(64).max(1_048_576),
   /** QR login polling interval, 3–5 s as the spec recommends. */
   qrPollIntervalMs: z.number().int().min(3000).max(5000),
 })

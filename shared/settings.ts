@@ -33,6 +33,7 @@ export const DEFAULT_SETTINGS: Settings = {
   notifyTrackChange: false,
   phoneSignIn: false,
   autoUpdate: true,
+  mediaCacheMaxMiB: 2048,
   qrPollIntervalMs: 3000,
 }
 

@@ -177,6 +177,7 @@ async function start() {
         onExit,
       ),
     networkAddresses: () => reachableAddresses(networkInterfaces()),
+    mediaDir: join(app.getPath('userData'), 'media-cache'),
     randomInt: (max) => randomInt(max),
     isTrustedSender: isAppUrl,
     appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },

@@ -21,6 +21,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/', name: 'home', component: () => import('./views/HomeView.vue'), meta: { warm: warmHome } },
   { path: '/search', name: 'search', component: () => import('./views/SearchView.vue') },
   { path: '/library', name: 'library', component: () => import('./views/LibraryView.vue') },
+  { path: '/downloads', name: 'downloads', component: () => import('./views/DownloadsView.vue') },
   { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue') },
   {
     path: '/playlist/:id',

@@ -2,13 +2,9 @@ import type { z } from 'zod'
 import type { Id, Playlist, Song, User } from '../api/models'
 import type { Settings } from '../settings'
 import type { ErrorPayload } from '../errors'
-import type {
-  ChannelSpec,
-  collectionSongSchema,
-  invokeChannels,
-  playerSessionSchema,
-  playerStateSchema,
-} from './schemas'
+import type { CollectionSong } from './collection-song'
+import type { DownloadsSummary, OfflineAvailability, OfflineState } from './offline'
+import type { ChannelSpec, invokeChannels, playerSessionSchema, playerStateSchema } from './schemas'
 
 /**
  * The IPC contract: every channel between renderer and main, declared once. This module has no run-time
@@ -141,7 +137,7 @@ export interface CollectionSummary {
   createdAt: number
   updatedAt: number
 }
-export type CollectionSong = z.output<typeof collectionSongSchema>
+export type { CollectionSong }
 export interface CollectionPlaylist extends CollectionSummary {
   songs: CollectionSong[]
 }
@@ -313,6 +309,17 @@ export const INVOKE_CHANNELS = [
   'account:subscribe',
   'updates:state',
   'updates:install',
+  'downloads:add',
+  'downloads:list',
+  'downloads:summary',
+  'downloads:remove',
+  'downloads:pause',
+  'downloads:resume',
+  'downloads:retry',
+  'media:cache-info',
+  'media:clear-cache',
+  'media:available',
+  'offline:state',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]
@@ -338,6 +345,12 @@ export interface EventMap {
   /** The liked songs were (re)loaded or changed. */
   'likes:changed': LikedSongs
   'updates:changed': UpdateState
+  /** The download queue moved (at most a few times a second). */
+  'downloads:changed': DownloadsSummary
+  /** Songs became available offline, or stopped being (downloads, the cache, another source). */
+  'media:available-changed': OfflineAvailability
+  /** The data source became unreachable, or reachable again. */
+  'offline:changed': OfflineState
 }
 export type EventName = keyof EventMap
 /** One entry per event: an event added to `EventMap` and not here (or here and not there) fails the typecheck. */
@@ -353,6 +366,9 @@ const EVENTS = {
   'capabilities:changed': true,
   'likes:changed': true,
   'updates:changed': true,
+  'downloads:changed': true,
+  'media:available-changed': true,
+  'offline:changed': true,
 } as const satisfies Record<EventName, true>
 export const EVENT_NAMES: readonly EventName[] = Object.keys(EVENTS) as EventName[]
 
@@ -362,3 +378,12 @@ export const EVENT_NAMES: readonly EventName[] = Object.keys(EVENTS) as EventNam
 export type IpcResult<T = unknown> = { ok: true; value: T } | { ok: false; error: ErrorPayload }
 
 export type { Id }
+export type {
+  DownloadRow,
+  DownloadState,
+  DownloadsPage,
+  DownloadsSummary,
+  MediaCacheInfo,
+  OfflineAvailability,
+  OfflineState,
+} from './offline'

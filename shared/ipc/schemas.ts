@@ -1,10 +1,18 @@
 import { z } from 'zod'
 import { idSchema } from '../api/models'
+import { collectionSongSchema } from './collection-song'
 import type { Id } from '../api/models'
 import type { Album, Artist, LikeResult, Playlist, SearchResult, Song } from '../api/models'
 import { settingsPatchSchema } from '../settings-schema'
 import type { Settings } from '../settings'
 import { PLAYLIST_SORTS, SEARCH_KEYWORDS_MAX } from './contract'
+import type {
+  DownloadsPage,
+  DownloadsSummary,
+  MediaCacheInfo,
+  OfflineAvailability,
+  OfflineState,
+} from './offline'
 import type {
   AppInfo,
   CollectionAddResult,
@@ -83,30 +91,11 @@ export const COLLECTION_MAX_PLAYLISTS = 500
 export const COLLECTION_MAX_IMPORT_CHARS = 8 * 1024 * 1024
 
 const label = (max: number) => z.string().max(max)
-const artistSnapshot = z.object({ id: idSchema, name: label(500), avatar: label(2048).optional() })
-/**
- * A song as the user's playlists keep it: what a row shows and what playback needs to resolve it.
- * Unknown keys (meta, bitrates) are dropped, so a media URL or lyrics are never stored.
- */
-export const collectionSongSchema = z.object({
-  id: idSchema,
-  name: label(500),
-  tns: z.array(label(500)).max(20),
-  artists: z.array(artistSnapshot).max(50),
-  album: z
-    .object({
-      id: idSchema,
-      name: label(500),
-      cover: label(2048).optional(),
-      artists: z.array(artistSnapshot).max(50),
-      size: z.number().optional(),
-    })
-    .optional(),
-  duration: z.number().nonnegative().max(1e9).optional(),
-  privilege: z.object({ playable: z.boolean(), reason: label(500).optional() }).optional(),
-})
+export { collectionSongSchema }
 const collectionId = z.string().min(1).max(64)
 const playlistName = z.string().trim().min(1).max(100)
+/** Most songs one `downloads:add` takes (Download on a playlist sends all of its songs at once). */
+export const DOWNLOADS_MAX_ADD = 20_000
 const collectionSongs = z.array(collectionSongSchema).min(1).max(COLLECTION_MAX_SONGS)
 const collectionFormat = z.enum(['m3u8', 'json'])
 /** Songs sent to a playlist in the account at once (the id list travels in one query string). */
@@ -285,4 +274,32 @@ export const invokeChannels = {
   'updates:state': channel<UpdateState>().args(none),
   /** "Restart to update": quits and installs the downloaded update; false when none is ready. */
   'updates:install': channel<boolean>().args(none),
+  /** Makes songs (one, an album, a playlist) available offline; songs already there are not added twice. */
+  'downloads:add': channel<DownloadsSummary>().args(
+    z.object({ songs: z.array(collectionSongSchema).min(1).max(DOWNLOADS_MAX_ADD) }).strict(),
+  ),
+  'downloads:list': channel<DownloadsPage>().args(
+    z
+      .object({
+        offset: z.number().int().min(0).max(10_000_000),
+        limit: z.number().int().min(1).max(2000),
+        /** Only finished downloads (what plays offline), or everything in the queue. */
+        done: z.boolean().optional(),
+      })
+      .strict(),
+  ),
+  'downloads:summary': channel<DownloadsSummary>().args(none),
+  /** Removes downloads: their files become ordinary cached songs, evicted by the cap like any other. */
+  'downloads:remove': channel<DownloadsSummary>().args(
+    z.object({ ids: z.array(idSchema).min(1).max(DOWNLOADS_MAX_ADD) }).strict(),
+  ),
+  'downloads:pause': channel<DownloadsSummary>().args(none),
+  'downloads:resume': channel<DownloadsSummary>().args(none),
+  /** Failed downloads are queued again. */
+  'downloads:retry': channel<DownloadsSummary>().args(none),
+  'media:cache-info': channel<MediaCacheInfo>().args(none),
+  /** Empties the cache of played songs; downloads stay. */
+  'media:clear-cache': channel<MediaCacheInfo>().args(none),
+  'media:available': channel<OfflineAvailability>().args(none),
+  'offline:state': channel<OfflineState>().args(none),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

@@ -23,7 +23,7 @@ type Store = {
 }
 
 /** Runs `action` on the player store inside the page. */
-function withPlayer(page: Page, action: 'queue-one' | 'play-all', songs: Song[]): Promise<void> {
+export function withPlayer(page: Page, action: 'queue-one' | 'play-all', songs: Song[]): Promise<void> {
   const plain = songs.map((song) => ({ ...song, meta: undefined }))
   return page.evaluate(
     async ([what, list]) => {
@@ -43,7 +43,7 @@ function withPlayer(page: Page, action: 'queue-one' | 'play-all', songs: Song[])
 }
 
 /** Clicks the button and answers the milliseconds until the audio element fires `playing`. */
-function clickToPlaying(page: Page, testId: string): Promise<number> {
+export function clickToPlaying(page: Page, testId: string): Promise<number> {
   return page.evaluate(
     (id) =>
       new Promise<number>((resolve, reject) => {
@@ -67,7 +67,7 @@ function clickToPlaying(page: Page, testId: string): Promise<number> {
   )
 }
 
-async function waitPlaying(page: Page) {
+export async function waitPlaying(page: Page) {
   await page.waitForFunction(() => {
     const audio = document.querySelector('[data-testid="player-audio"]') as HTMLAudioElement | null
     return !!audio && !audio.paused && audio.currentTime > 0.05

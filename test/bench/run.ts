@@ -5,6 +5,7 @@ import { benchApp } from './app'
 import { benchClient } from './client'
 import { benchLoad } from './load'
 import { benchLyrics } from './lyrics'
+import { benchOffline } from './offline'
 import { benchPlayback } from './playback'
 import { benchServer } from './server'
 import { benchHuge, benchUi } from './ui'
@@ -27,6 +28,7 @@ const suites: Array<[string, () => Promise<Figure[]>]> = [
   ['huge', benchHuge],
   ['playback', benchPlayback],
   ['lyrics', benchLyrics],
+  ['offline', benchOffline],
 ]
 
 const figures: Figure[] = []

@@ -47,6 +47,8 @@ export interface StartAppOptions {
   cipher?: SecretCipher
   /** Desktop lyrics window, mini player and notifications (pages and viewports in the test). */
   listen?: ListenPorts
+  /** The media cache folder (default: the core's own temp folder, removed when the app closes). */
+  mediaDir?: string
 }
 
 export interface MediaRequestRecord {
@@ -185,6 +187,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       appInfo: { name: 'Cadence', version: '0.0.0-test', platform: process.platform },
       windows,
       listen: options.listen,
+      mediaDir: options.mediaDir,
       copyText: (text) => void copied.push(text),
       openExternal: (url) => void openedUrls.push(url),
     })

@@ -161,6 +161,9 @@ describe('the core notices an expired login on servers that never answer 401', (
     // Signed in, the uid goes along and the song plays.
     await logIn(app)
     const resolved = await app.invoke('player:resolve', { id: song.id, br: 128000 })
-    expect(resolved).toMatchObject({ ok: true, value: { meta: { url: expect.stringMatching(/^http:/) } } })
+    expect(resolved).toMatchObject({
+      ok: true,
+      value: { meta: { url: expect.stringMatching(/^cadence-media:/) } },
+    })
   }, 30_000)
 })

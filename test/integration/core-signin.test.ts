@@ -67,7 +67,8 @@ describe('the core against the reference data source', () => {
     const resolved = (await call('player:resolve', { id: song.id, br: 128000 })) as {
       meta?: { url?: string }
     }
-    expect(resolved.meta?.url).toMatch(/^http:\/\/127\.0\.0\.1/)
+    // The renderer gets main's media scheme, never the data source's signed address.
+    expect(resolved.meta?.url).toMatch(/^cadence-media:\/\/song\//)
     expect(await call('catalog:like', { id: song.id, like: true })).toMatchObject({ id: song.id, like: true })
     const again = (await call('player:resolve', { id: song.id })) as { meta?: { isFavorite?: boolean } }
     expect(again.meta?.isFavorite).toBe(true)

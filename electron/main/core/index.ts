@@ -30,6 +30,9 @@ import type { ListenPorts } from './listen'
 import { createMediaHandler, createNetworkSource, MediaError } from './media'
 import type { MediaHandler } from './media'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
+import { createOffline } from './offline'
+import type { ActiveCall } from './sources/active'
+import { DataSourceError } from '@shared/errors'
 import { mediaUrl } from '@shared/player/media-url'
 import { noWindows, realTimers } from './ports'
 import type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
@@ -51,6 +54,8 @@ import type { UpdaterPort } from './updates'
  * The glue (electron/main/index.ts) and the end-to-end harness (test/e2e/harness.ts) both build it.
  */
 export interface CoreDeps {
+  /** The media cache and downloads folder (the app: `<userData>/media-cache`; default: under the OS temp dir). */
+  mediaDir?: string
   store: KeyValueStore
   cipher: SecretCipher
   /** Only our own renderer may call main. */
@@ -145,6 +150,8 @@ export interface Core {
   updates: ReturnType<typeof createUpdateService>
   /** The media scheme's handler (`protocol.handle` in the app, a route in the end-to-end harness). */
   media: MediaHandler
+  /** The media cache, downloads and offline mode. */
+  offline: ReturnType<typeof createOffline>
   dispose: () => void
 }
 
@@ -153,6 +160,15 @@ export const QUIT_SAVE_TIMEOUT_MS = 1500
 
 const renderQrDefault = (text: string) =>
   QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
+
+/** A fetch that reports each answer a data source gives (not a gateway's 502–504 for a stopped one). */
+const offlineAware =
+  (inner: () => typeof fetch, answered: () => void): typeof fetch =>
+  async (input, init) => {
+    const response = await inner()(input, init)
+    if (response.status < 502 || response.status > 504) answered()
+    return response
+  }
 
 export function createCore(deps: CoreDeps): Core {
   const log = deps.log ?? silentLogger
@@ -176,7 +192,11 @@ export function createCore(deps: CoreDeps): Core {
   const clients = createSourceClients({
     registry,
     vault,
-    fetch: deps.fetch,
+    // Any answer from the source ends offline mode (a cached answer proves nothing, so not in `call`).
+    fetch: offlineAware(
+      () => deps.fetch ?? globalThis.fetch,
+      () => offline.answered(),
+    ),
     timeoutMs: deps.timeoutMs,
     log: log('api'),
   })
@@ -234,7 +254,35 @@ export function createCore(deps: CoreDeps): Core {
     events,
     forgetSession: (id) => store.delete(sessionKey(id)),
   })
-  const { call, emitSources } = active
+  const { emitSources } = active
+  /** `active.call`, and a failure that says the source cannot be reached turns offline mode on. */
+  const call: ActiveCall = async (run) => {
+    try {
+      return await active.call(run)
+    } catch (error) {
+      offline.failed(error)
+      throw error
+    }
+  }
+  const offline = createOffline({
+    mediaDir: deps.mediaDir,
+    store,
+    settings,
+    events,
+    call,
+    probe: async () => {
+      const api = clients.get(registry.active().id)
+      if (!api) throw new DataSourceError({ kind: 'network', message: 'The data source is not available' })
+      await api.loginStatus().catch((error: unknown) => {
+        if (offline.isUnreachable(error)) throw error
+      })
+    },
+    activeSourceId: () => registry.active().id,
+    userId: () => auth.userId(),
+    fetch: deps.fetch,
+    timers,
+    log,
+  })
 
   // Beyond the document: what each source offers (learnt by use), the liked songs, account playlists.
   const capabilities = createCapabilities({
@@ -275,7 +323,7 @@ export function createCore(deps: CoreDeps): Core {
         return url
       }),
   })
-  const media = createMediaHandler({ source: mediaSource, log: log('media') })
+  const media = createMediaHandler({ source: offline.mediaSource(mediaSource), log: log('media') })
 
   const listen = createListen({
     ports: deps.listen ?? {},
@@ -295,6 +343,26 @@ export function createCore(deps: CoreDeps): Core {
   })
   settings.onChange(() => updates.settingChanged())
 
+  const players = createPlayerHandlers({
+    call,
+
+    userId: () => auth.userId(),
+    activeSourceId: () => registry.active().id,
+    store,
+    onState: (state) => {
+      const before = playerState?.song?.id
+      playerState = state
+      deps.onPlayerState?.(state)
+      // The song now playing: its heart asked of the source where it can say (GET /song/like).
+      if (state.song && String(state.song.id) !== String(before)) likedSongs.playing(state.song.id)
+    },
+    onSessionSaved: () => sessionSaved?.(),
+    mediaUrl: (ref, signedUrl) => {
+      mediaSource.remember(ref, signedUrl)
+      return mediaUrl(ref)
+    },
+  })
+
   const handlers: Handlers = {
     ...createAuthHandlers(auth, deps.openExternal ?? (() => undefined)),
     ...createAppHandlers({
@@ -303,24 +371,7 @@ export function createCore(deps: CoreDeps): Core {
       copyText: deps.copyText,
     }),
     ...createCatalogHandlers({ call, userId: () => auth.userId() }),
-    ...createPlayerHandlers({
-      call,
-      userId: () => auth.userId(),
-      activeSourceId: () => registry.active().id,
-      store,
-      onState: (state) => {
-        const before = playerState?.song?.id
-        playerState = state
-        deps.onPlayerState?.(state)
-        // The song now playing: its heart asked of the source where it can say (GET /song/like).
-        if (state.song && String(state.song.id) !== String(before)) likedSongs.playing(state.song.id)
-      },
-      onSessionSaved: () => sessionSaved?.(),
-      mediaUrl: (ref, signedUrl) => {
-        mediaSource.remember(ref, signedUrl)
-        return mediaUrl(ref)
-      },
-    }),
+    ...players,
     ...createSourcesHandlers({
       list: () => registry.list(),
       add: async (input) => {
@@ -330,9 +381,15 @@ export function createCore(deps: CoreDeps): Core {
       },
       remove: (id) => {
         capabilities.forget(id)
+        void offline.forgetSource(id)
         return active.remove(id)
       },
-      activate: active.activate,
+      activate: (id) => {
+        const changing = registry.active().id !== id
+        const result = active.activate(id)
+        if (changing) offline.sourceChanged()
+        return result
+      },
       phoneAccess: () => phone.info(registry.get(BUILTIN_ID)?.state === 'ready'),
     }),
     ...createSettingsHandlers(settings),
@@ -340,6 +397,9 @@ export function createCore(deps: CoreDeps): Core {
     ...createCollectionHandlers(collection),
     ...createExtensionHandlers({ call, capabilities, likes: likedSongs }),
     ...createUpdateHandlers(updates),
+    ...offline.handlers,
+    // Offline, a song on disk resolves without the source; one that is not is skipped with the reason.
+    'player:resolve': offline.wrapResolve(players['player:resolve']),
   }
   // A like made here keeps the liked songs in step.
   const like = handlers['catalog:like']
@@ -356,6 +416,7 @@ export function createCore(deps: CoreDeps): Core {
     const before = registry.get(BUILTIN_ID)
     registry.setBuiltin(url, state)
     if (before?.url !== (url ?? '') || before?.state !== state) emitSources()
+    if (registry.active().id === BUILTIN_ID && state !== 'starting') offline.builtinState(state === 'ready')
     if (state === 'ready' && registry.active().id === BUILTIN_ID && auth.state().status !== 'signed-in') {
       void auth.check(BUILTIN_ID)
     }
@@ -406,9 +467,12 @@ export function createCore(deps: CoreDeps): Core {
     loginWindowClosed: () => auth.loginWindowClosed(),
     /** The installed app's updates: `start()` once the window is open; `install()` is "Restart to update". */
     updates,
+    /** The media cache, downloads and offline mode (the media scheme serves `offline.playable()`). */
+    offline,
     dispose() {
       auth.dispose()
       updates.dispose()
+      void offline.dispose()
     },
   }
 }

@@ -1,0 +1,526 @@
+import type {
+  CollectionSong,
+  DownloadRow,
+  DownloadsPage,
+  DownloadsSummary,
+  DownloadState,
+} from '@shared/ipc/contract'
+import { DataSourceError } from '@shared/errors'
+import type { Logger } from '../log'
+import type { KeyValueStore, Timers } from '../ports'
+import type { CacheKey, MediaCache, MediaOrigin } from '../media-cache'
+import { MediaCacheError } from '../media-cache'
+
+export const DOWNLOADS_KEY = 'downloads'
+/** Songs fetched at once. */
+export const DEFAULT_CONCURRENCY = 3
+/** Tries of one song before it is `failed` (waiting for the data source to come back does not count). */
+export const MAX_ATTEMPTS = 6
+export const BACKOFF_BASE_MS = 2000
+export const BACKOFF_MAX_MS = 5 * 60_000
+/** The queue is written at most this often (electron-store rewrites its whole file each time). */
+const SAVE_DELAY_MS = 1500
+const EMIT_DELAY_MS = 200
+
+/** What `/song/detail` said about a song to download. */
+export interface ResolvedDownload {
+  playable: boolean
+  reason?: string
+  origin?: MediaOrigin
+  /** Kept beside the file (lyrics, cover) once the audio is complete. */
+  keep?: () => Promise<void>
+}
+
+export interface DownloadsDeps {
+  store: KeyValueStore
+  cache: MediaCache
+  resolve: (key: CacheKey, signal: AbortSignal) => Promise<ResolvedDownload>
+  /** The bitrate to download a song at (the user's quality). */
+  bitrateFor: (song: CollectionSong) => number
+  activeSourceId: () => string
+  /** The data source is known to be unreachable: nothing starts, failures wait instead of counting. */
+  isOffline: () => boolean
+  /** The queue moved; throttled. */
+  onChange: (summary: DownloadsSummary) => void
+  /** A download finished or was removed: the offline badges change. */
+  onAvailabilityChange?: () => void
+  timers: Timers
+  now?: () => number
+  log: Logger
+  concurrency?: number
+}
+
+interface Item {
+  song: CollectionSong
+  sourceId: string
+  songId: string
+  bitrate: number
+  state: DownloadState
+  attempts: number
+  addedAt: number
+  size?: number
+  error?: string
+  retryAt?: number
+  /** Not saved: bytes so far while downloading. */
+  received?: number
+}
+
+interface Saved {
+  version: 1
+  paused: boolean
+  message?: string
+  items: Item[]
+}
+
+const itemKey = (sourceId: string, songId: string) => `${sourceId}\u0000${songId}`
+
+/** Why a try failed, and what to do about it. */
+type Verdict = { kind: 'retry' | 'fatal' | 'offline' | 'disk-full' | 'cancelled'; message: string }
+
+function judge(error: unknown): Verdict {
+  if (error instanceof MediaCacheError) {
+    switch (error.reason) {
+      case 'disk-full':
+        return { kind: 'disk-full', message: 'The disk is full' }
+      case 'cancelled':
+        return { kind: 'cancelled', message: 'Cancelled' }
+      case 'corrupt':
+        return { kind: 'fatal', message: 'The file did not match its size or checksum, twice' }
+      case 'http':
+        return error.status === 404
+          ? { kind: 'fatal', message: 'The data source has no audio for this song' }
+          : { kind: 'retry', message: error.message }
+      case 'too-large':
+        return { kind: 'fatal', message: error.message }
+      default:
+        return { kind: 'retry', message: error.message }
+    }
+  }
+  if (error instanceof DataSourceError) {
+    if (error.kind === 'network' || error.kind === 'timeout')
+      return { kind: 'offline', message: error.message }
+    if (error.kind === 'cancelled') return { kind: 'cancelled', message: 'Cancelled' }
+    if (error.kind === 'http' && (error.status ?? 0) >= 500) return { kind: 'retry', message: error.message }
+    if (error.kind === 'unauthorized') return { kind: 'retry', message: error.message }
+    return { kind: 'fatal', message: error.message }
+  }
+  return { kind: 'retry', message: error instanceof Error ? error.message : String(error) }
+}
+
+export const backoffMs = (attempts: number) =>
+  Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS)
+
+/**
+ * The download queue: songs made available offline, kept in the store so a queue of 10,000 songs survives
+ * a restart. At most `concurrency` songs are fetched at once; a failed try waits (2 s, 4 s, … 5 min) and
+ * is tried again, up to `MAX_ATTEMPTS`; while the data source is unreachable nothing is spent. A full disk
+ * pauses the whole queue with a message. A finished download is pinned in the media cache: never evicted.
+ */
+export function createDownloads(deps: DownloadsDeps) {
+  const now = deps.now ?? Date.now
+  const concurrency = deps.concurrency ?? DEFAULT_CONCURRENCY
+  const items = new Map<string, Item>()
+  /** Keys in the order they are to be fetched (stale keys are skipped when reached). */
+  let pending: string[] = []
+  let head = 0
+  const running = new Map<string, AbortController>()
+  const retryTimers = new Map<string, unknown>()
+  let paused = false
+  let message: string | undefined
+  let revision = 0
+
+  // ---- persistence ----
+  const saved = deps.store.get<Saved>(DOWNLOADS_KEY)
+  if (saved && Array.isArray(saved.items)) {
+    paused = saved.paused === true
+    message = typeof saved.message === 'string' ? saved.message : undefined
+    for (const raw of saved.items) {
+      if (!raw || typeof raw !== 'object' || typeof raw.sourceId !== 'string' || !raw.song) continue
+      const item: Item = { ...raw, songId: String(raw.song.id), received: undefined }
+      // A download cut short by a quit starts again.
+      if (item.state === 'downloading') item.state = 'queued'
+      items.set(itemKey(item.sourceId, item.songId), item)
+    }
+  }
+  let saveTimer: unknown
+  const save = () => {
+    if (saveTimer !== undefined) return
+    saveTimer = deps.timers.setTimeout(() => {
+      saveTimer = undefined
+      flush()
+    }, SAVE_DELAY_MS)
+  }
+  const flush = () => {
+    if (saveTimer !== undefined) {
+      deps.timers.clearTimeout(saveTimer)
+      saveTimer = undefined
+    }
+    const out: Saved = { version: 1, paused, message, items: [] }
+    for (const item of items.values()) {
+      const { received: _received, ...kept } = item
+      out.items.push(kept)
+    }
+    deps.store.set(DOWNLOADS_KEY, out)
+  }
+
+  // ---- change notices ----
+  let emitTimer: unknown
+  const changed = (persist = true) => {
+    revision++
+    if (persist) save()
+    if (emitTimer !== undefined) return
+    emitTimer = deps.timers.setTimeout(() => {
+      emitTimer = undefined
+      deps.onChange(summary())
+    }, EMIT_DELAY_MS)
+  }
+
+  const summary = (): DownloadsSummary => {
+    const s: DownloadsSummary = {
+      paused,
+      message,
+      total: items.size,
+      queued: 0,
+      downloading: 0,
+      waiting: 0,
+      done: 0,
+      failed: 0,
+      downloadedBytes: 0,
+      revision,
+    }
+    for (const item of items.values()) {
+      s[item.state]++
+      if (item.state === 'done') s.downloadedBytes += item.size ?? 0
+    }
+    return s
+  }
+
+  const row = (item: Item): DownloadRow => ({
+    song: item.song,
+    sourceId: item.sourceId,
+    bitrate: item.bitrate,
+    state: item.state,
+    size: item.size,
+    received: item.received,
+    error: item.error,
+    retryAt: item.retryAt,
+    addedAt: item.addedAt,
+  })
+
+  // ---- the worker ----
+  const enqueue = (key: string, front = false) => {
+    if (front && head > 0) pending[--head] = key
+    else if (front) pending.unshift(key)
+    else pending.push(key)
+  }
+
+  const pump = () => {
+    if (paused || deps.isOffline()) return
+    while (running.size < concurrency && head < pending.length) {
+      const key = pending[head++]!
+      const item = items.get(key)
+      if (!item || item.state !== 'queued' || running.has(key)) continue
+      if (item.sourceId !== deps.activeSourceId()) {
+        // Its data source is not the active one: it waits (queued again when the source changes).
+        item.state = 'waiting'
+        item.error = 'Waits until its data source is the active one'
+        changed()
+        continue
+      }
+      void run(key, item)
+    }
+    // The consumed head is dropped once the queue ran dry (no shift per song on a long queue).
+    if (head >= pending.length) {
+      pending = []
+      head = 0
+    }
+  }
+
+  const run = async (key: string, item: Item) => {
+    const controller = new AbortController()
+    running.set(key, controller)
+    item.state = 'downloading'
+    item.error = undefined
+    item.retryAt = undefined
+    item.received = 0
+    changed()
+    const cacheKey: CacheKey = { sourceId: item.sourceId, songId: item.songId, bitrate: item.bitrate }
+    try {
+      let resolved: ResolvedDownload | undefined
+      const file = await deps.cache.fill(
+        cacheKey,
+        async () => {
+          resolved = await deps.resolve(cacheKey, controller.signal)
+          if (!resolved.playable || !resolved.origin) {
+            throw new NotAvailable(resolved.reason ?? 'The data source does not play this song')
+          }
+          return resolved.origin
+        },
+        {
+          pin: true,
+          signal: controller.signal,
+          onProgress: (received, total) => {
+            item.received = received
+            if (total !== undefined) item.size = total
+            changed(false)
+          },
+        },
+      )
+      if (items.get(key) !== item) return // removed while it ran
+      // Lyrics and cover are kept too; their failure does not undo the audio.
+      await resolved
+        ?.keep?.()
+        .catch((error: unknown) =>
+          deps.log.warn('could not keep the lyrics or cover', { songId: item.songId, error: String(error) }),
+        )
+      item.state = 'done'
+      item.size = file.entry.size
+      item.received = undefined
+      item.attempts = 0
+      deps.onAvailabilityChange?.()
+    } catch (error) {
+      if (items.get(key) !== item) return
+      item.received = undefined
+      const verdict =
+        error instanceof NotAvailable ? { kind: 'fatal' as const, message: error.message } : judge(error)
+      settle(key, item, verdict)
+    } finally {
+      running.delete(key)
+      changed()
+      pump()
+    }
+  }
+
+  const settle = (key: string, item: Item, verdict: Verdict) => {
+    switch (verdict.kind) {
+      case 'cancelled':
+        item.state = 'queued'
+        enqueue(key, true)
+        return
+      case 'disk-full':
+        item.state = 'queued'
+        enqueue(key, true)
+        paused = true
+        message = 'The disk is full: downloads are paused. Free some space, then resume.'
+        deps.log.warn('disk full: downloads paused')
+        for (const controller of running.values()) controller.abort()
+        return
+      case 'offline':
+        if (!deps.isOffline()) break // one network error while online counts as a try
+        item.state = 'waiting'
+        item.error = 'Waiting for the data source to come back'
+        return
+      case 'fatal':
+        item.state = 'failed'
+        item.error = verdict.message
+        return
+      case 'retry':
+        break
+    }
+    item.attempts++
+    if (item.attempts >= MAX_ATTEMPTS) {
+      item.state = 'failed'
+      item.error = verdict.message
+      return
+    }
+    const delay = backoffMs(item.attempts)
+    item.state = 'waiting'
+    item.error = verdict.message
+    item.retryAt = now() + delay
+    scheduleRetry(key, delay)
+  }
+
+  const scheduleRetry = (key: string, delay: number) => {
+    const old = retryTimers.get(key)
+    if (old !== undefined) deps.timers.clearTimeout(old)
+    retryTimers.set(
+      key,
+      deps.timers.setTimeout(() => {
+        retryTimers.delete(key)
+        const item = items.get(key)
+        if (!item || item.state !== 'waiting') return
+        if (deps.isOffline()) {
+          item.error = 'Waiting for the data source to come back'
+          item.retryAt = undefined
+          changed()
+          return
+        }
+        item.state = 'queued'
+        item.retryAt = undefined
+        enqueue(key)
+        changed()
+        pump()
+      }, delay),
+    )
+  }
+
+  /** Startup: a done download whose file is gone is fetched again; waiting ones get their timers back. */
+  const reconcile = async () => {
+    await deps.cache.ready
+    for (const [key, item] of items) {
+      if (item.state === 'done') {
+        const cacheKey = { sourceId: item.sourceId, songId: item.songId, bitrate: item.bitrate }
+        const held = deps.cache.entry(cacheKey)
+        if (held) {
+          if (!held.pinned) await deps.cache.pin(cacheKey)
+          continue
+        }
+        item.state = 'queued'
+        item.size = undefined
+      }
+      if (item.state === 'waiting') {
+        if (item.retryAt !== undefined) scheduleRetry(key, Math.max(0, item.retryAt - now()))
+        continue
+      }
+      if (item.state === 'queued') enqueue(key)
+    }
+    changed()
+    pump()
+  }
+  const started = reconcile()
+
+  return {
+    started,
+    summary,
+    flush,
+    add(songs: CollectionSong[]): DownloadsSummary {
+      const sourceId = deps.activeSourceId()
+      for (const song of songs) {
+        const key = itemKey(sourceId, String(song.id))
+        const held = items.get(key)
+        if (held) {
+          if (held.state === 'failed') {
+            held.state = 'queued'
+            held.attempts = 0
+            held.error = undefined
+            enqueue(key)
+          }
+          continue
+        }
+        if (song.privilege?.playable === false) {
+          items.set(key, {
+            song,
+            sourceId,
+            songId: String(song.id),
+            bitrate: deps.bitrateFor(song),
+            state: 'failed',
+            attempts: 0,
+            addedAt: now(),
+            error: song.privilege.reason ?? 'The data source does not play this song',
+          })
+          continue
+        }
+        items.set(key, {
+          song,
+          sourceId,
+          songId: String(song.id),
+          bitrate: deps.bitrateFor(song),
+          state: 'queued',
+          attempts: 0,
+          addedAt: now(),
+        })
+        enqueue(key)
+      }
+      changed()
+      pump()
+      return summary()
+    },
+    list({ offset, limit, done }: { offset: number; limit: number; done?: boolean }): DownloadsPage {
+      const rows: DownloadRow[] = []
+      let index = 0
+      let total = 0
+      for (const item of items.values()) {
+        if (done && item.state !== 'done') continue
+        total++
+        if (index++ < offset || rows.length >= limit) continue
+        rows.push(row(item))
+      }
+      return { total, offset, rows }
+    },
+    /** Song ids of the source whose download is done. */
+    doneIds(sourceId: string): string[] {
+      const out: string[] = []
+      for (const item of items.values())
+        if (item.sourceId === sourceId && item.state === 'done') out.push(item.songId)
+      return out
+    },
+    async remove(
+      songIds: Array<string | number>,
+      sourceId = deps.activeSourceId(),
+    ): Promise<DownloadsSummary> {
+      for (const id of songIds) {
+        const key = itemKey(sourceId, String(id))
+        const item = items.get(key)
+        if (!item) continue
+        items.delete(key)
+        running.get(key)?.abort()
+        const timer = retryTimers.get(key)
+        if (timer !== undefined) deps.timers.clearTimeout(timer)
+        retryTimers.delete(key)
+        // The file stays as an ordinary cached song: the cap may evict it later.
+        await deps.cache.pin({ sourceId, songId: item.songId, bitrate: item.bitrate }, false)
+      }
+      changed()
+      deps.onAvailabilityChange?.()
+      return summary()
+    },
+    /** A data source was removed: its downloads go (their files become ordinary cached songs). */
+    forgetSource(sourceId: string): Promise<DownloadsSummary> {
+      const ids: string[] = []
+      for (const item of items.values()) if (item.sourceId === sourceId) ids.push(item.songId)
+      return this.remove(ids, sourceId)
+    },
+    pause(): DownloadsSummary {
+      paused = true
+      for (const controller of running.values()) controller.abort()
+      changed()
+      return summary()
+    },
+    resume(): DownloadsSummary {
+      paused = false
+      message = undefined
+      changed()
+      pump()
+      return summary()
+    },
+    retry(): DownloadsSummary {
+      for (const [key, item] of items) {
+        if (item.state !== 'failed' && item.state !== 'waiting') continue
+        if (item.state === 'waiting' && running.has(key)) continue
+        const timer = retryTimers.get(key)
+        if (timer !== undefined) deps.timers.clearTimeout(timer)
+        retryTimers.delete(key)
+        item.state = 'queued'
+        item.attempts = 0
+        item.error = undefined
+        item.retryAt = undefined
+        enqueue(key)
+      }
+      changed()
+      pump()
+      return summary()
+    },
+    /** The data source is reachable again: what waited for it is queued. */
+    online() {
+      for (const [key, item] of items) {
+        if (item.state === 'waiting' && item.retryAt === undefined) {
+          item.state = 'queued'
+          item.error = undefined
+          enqueue(key, true)
+        }
+      }
+      changed()
+      pump()
+    },
+    dispose() {
+      for (const controller of running.values()) controller.abort()
+      for (const timer of retryTimers.values()) deps.timers.clearTimeout(timer)
+      if (emitTimer !== undefined) deps.timers.clearTimeout(emitTimer)
+      flush()
+    },
+  }
+}
+
+class NotAvailable extends Error {}
+
+export type Downloads = ReturnType<typeof createDownloads>

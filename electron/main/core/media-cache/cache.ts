@@ -1,0 +1,496 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { Logger } from '../log'
+import { silentLogger } from '../log'
+import type { Timers } from '../ports'
+import { realTimers } from '../ports'
+import type { CacheEntry, CacheKey } from './cache-index'
+import { PART_EXT, fileNameFor, keyString, loadIndex, saveIndex } from './cache-index'
+import type { CacheFs } from './fs-port'
+import { errorCode, isDiskFull, realCacheFs } from './fs-port'
+
+/** Default cap of the played-songs cache (downloads are not counted): 2 GB. */
+export const DEFAULT_CACHE_MAX_BYTES = 2 * 1024 ** 3
+
+export type MediaCacheErrorReason = 'disk-full' | 'corrupt' | 'too-large' | 'http' | 'network' | 'cancelled'
+
+/** Why a file could not be cached. `disk-full` means nothing was left behind and the cache shrank. */
+export class MediaCacheError extends Error {
+  constructor(
+    readonly reason: MediaCacheErrorReason,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message)
+    this.name = 'MediaCacheError'
+  }
+}
+
+/** Where the bytes come from: usually `/song/detail`'s signed `meta.url`, `meta.size` and `meta.md5`. */
+export interface MediaOrigin {
+  url: string
+  size?: number
+  md5?: string
+}
+
+export interface MediaCacheOptions {
+  /** The cache folder (the app: `<userData>/media-cache`). */
+  dir: string
+  /** Cap of the played-songs cache in bytes, read at each check (a setting). */
+  maxBytes: () => number
+  fs?: CacheFs
+  fetch?: typeof fetch
+  now?: () => number
+  timers?: Timers
+  log?: Logger
+  /** The index is written this long after the last change (default 1 s); `flush()` writes it now. */
+  indexSaveDelayMs?: number
+  /** Check a file's md5 the first time it is served after a start (default true). */
+  verifyOnFirstRead?: boolean
+  /** A file left the cache (evicted, cleared, removed, damaged): what is kept beside it can go too. */
+  onRemove?: (entry: CacheEntry) => void
+}
+
+export interface CachedFile {
+  path: string
+  entry: CacheEntry
+}
+
+export interface FillOptions {
+  /** Keep it as a download: never evicted. */
+  pin?: boolean
+  /** Bytes received so far, and the expected total when known. */
+  onProgress?: (received: number, total: number | undefined) => void
+  signal?: AbortSignal
+}
+
+export interface CacheUsage {
+  /** Played songs (counted against the cap). */
+  cachedBytes: number
+  cachedCount: number
+  /** Downloads (never evicted). */
+  downloadedBytes: number
+  downloadedCount: number
+  maxBytes: number
+}
+
+/** How many times a file that fails its size or md5 check is fetched before giving up. */
+const FETCH_ATTEMPTS = 2
+const HASH_CHUNK = 256 * 1024
+
+/**
+ * The on-disk cache of played songs and downloads, owned by main. Files are keyed by data source, song and
+ * bitrate, written to a `.part` file and renamed when complete and checked, so a half file never has a
+ * cache name. Concurrent requests for one song share one fetch. See docs/playback.md "Offline".
+ */
+export function createMediaCache(options: MediaCacheOptions) {
+  const fs = options.fs ?? realCacheFs
+  const dir = options.dir
+  const now = options.now ?? Date.now
+  const timers = options.timers ?? realTimers
+  const log = options.log ?? silentLogger('media-cache')
+  const doFetch = options.fetch ?? globalThis.fetch
+  const saveDelay = options.indexSaveDelayMs ?? 1000
+  const verifyOnFirstRead = options.verifyOnFirstRead ?? true
+
+  const entries = new Map<string, CacheEntry>()
+  /** Entries whose md5 was checked since the start. */
+  const verified = new Set<string>()
+  const inflight = new Map<string, Promise<CachedFile>>()
+  const pinWhenDone = new Set<string>()
+  let cachedBytes = 0
+  let downloadedBytes = 0
+
+  const add = (entry: CacheEntry) => {
+    const k = keyString(entry)
+    const old = entries.get(k)
+    if (old) drop(k, old)
+    entries.set(k, entry)
+    if (entry.pinned) downloadedBytes += entry.size
+    else cachedBytes += entry.size
+  }
+  const drop = (k: string, entry: CacheEntry) => {
+    if (entries.get(k) !== entry) return
+    entries.delete(k)
+    verified.delete(k)
+    if (entry.pinned) downloadedBytes -= entry.size
+    else cachedBytes -= entry.size
+  }
+  const setPinned = (entry: CacheEntry, pinned: boolean) => {
+    if (entry.pinned === pinned) return
+    if (pinned) {
+      cachedBytes -= entry.size
+      downloadedBytes += entry.size
+    } else {
+      downloadedBytes -= entry.size
+      cachedBytes += entry.size
+    }
+    entry.pinned = pinned
+    scheduleSave()
+  }
+
+  const ready = loadIndex(fs, dir).then(
+    ({ entries: loaded, rebuilt }) => {
+      for (const e of loaded) add(e)
+      if (rebuilt) {
+        log.warn('the cache index was missing or damaged; rebuilt from the folder', { files: loaded.length })
+        scheduleSave()
+      }
+    },
+    (error: unknown) => log.error('could not read the media cache', { error: String(error) }),
+  )
+
+  // ---- the index on disk ----
+  let saveTimer: unknown
+  let saving: Promise<void> = Promise.resolve()
+  /** After `close()`: nothing is written any more (the folder may be about to go). */
+  let closed = false
+  const scheduleSave = () => {
+    if (saveTimer !== undefined || closed) return
+    saveTimer = timers.setTimeout(() => {
+      saveTimer = undefined
+      void writeIndex()
+    }, saveDelay)
+  }
+  const writeIndex = () => {
+    saving = saving.then(() =>
+      saveIndex(fs, dir, entries.values()).catch((error: unknown) => {
+        // Disk full or the folder unwritable: the files are still checked on every read, so a stale
+        // index costs nothing but a rebuild.
+        log.warn('could not save the media cache index', { error: String(error) })
+      }),
+    )
+    return saving
+  }
+
+  const pathOf = (entry: CacheEntry) => `${dir}/${entry.file}`
+
+  const removeEntry = async (k: string, entry: CacheEntry) => {
+    drop(k, entry)
+    scheduleSave()
+    options.onRemove?.(entry)
+    await fs.rm(pathOf(entry), { force: true }).catch(() => undefined)
+  }
+
+  /** Evicts the least recently played songs (never a download) until the played songs fit in `limit`. */
+  const evictTo = async (limit: number, keep?: string) => {
+    if (cachedBytes <= limit) return
+    const candidates = [...entries.entries()]
+      .filter(([k, e]) => !e.pinned && k !== keep)
+      .sort((a, b) => a[1].lastPlayed - b[1].lastPlayed)
+    for (const [k, e] of candidates) {
+      if (cachedBytes <= limit) break
+      log.debug('evicting', { songId: e.songId, size: e.size })
+      await removeEntry(k, e)
+    }
+  }
+
+  const md5Of = async (path: string): Promise<string> => {
+    const hash = createHash('md5')
+    const handle = await fs.open(path, 'r')
+    try {
+      const buffer = new Uint8Array(HASH_CHUNK)
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, HASH_CHUNK, null)
+        if (bytesRead === 0) break
+        hash.update(buffer.subarray(0, bytesRead))
+      }
+    } finally {
+      await handle.close()
+    }
+    return hash.digest('hex')
+  }
+
+  /** The folder itself is gone (deleted while running): forget everything it held. */
+  const folderGone = async () => {
+    try {
+      await fs.readdir(dir)
+      return false
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') return false
+      log.warn('the media cache folder was deleted; starting empty')
+      for (const [k, e] of [...entries]) drop(k, e)
+      scheduleSave()
+      return true
+    }
+  }
+
+  /**
+   * The complete, checked file of a song, or undefined. A file that is missing, changed since it was
+   * written or fails its md5 is dropped (and fetched again by the next `fill`), never served.
+   */
+  const lookup = async (key: CacheKey, { touch = true } = {}): Promise<CachedFile | undefined> => {
+    await ready
+    const k = keyString(key)
+    const entry = entries.get(k)
+    if (!entry) return undefined
+    const path = pathOf(entry)
+    let st: { size: number; mtimeMs: number }
+    try {
+      st = await fs.stat(path)
+    } catch {
+      if (!(await folderGone())) await removeEntry(k, entry)
+      return undefined
+    }
+    if (st.size !== entry.size || st.mtimeMs !== entry.mtimeMs) {
+      log.warn('a cached file changed on disk; it will be fetched again', { songId: entry.songId })
+      await removeEntry(k, entry)
+      return undefined
+    }
+    if (entry.md5 && verifyOnFirstRead && !verified.has(k)) {
+      const actual = await md5Of(path).catch(() => undefined)
+      if (actual !== entry.md5) {
+        log.warn('a cached file failed its md5 check; it will be fetched again', { songId: entry.songId })
+        await removeEntry(k, entry)
+        return undefined
+      }
+      verified.add(k)
+    }
+    if (touch) {
+      entry.lastPlayed = now()
+      scheduleSave()
+    }
+    return { path, entry }
+  }
+
+  /** Writes the response body to `part`, checking size and md5 as it goes. */
+  const writeBody = async (
+    key: CacheKey,
+    response: Response,
+    part: string,
+    origin: MediaOrigin,
+    fill: FillOptions,
+  ): Promise<{ size: number; md5: string }> => {
+    const lengthHeader = Number(response.headers.get('content-length'))
+    const total =
+      origin.size ?? (Number.isFinite(lengthHeader) && lengthHeader > 0 ? lengthHeader : undefined)
+    const hash = createHash('md5')
+    let received = 0
+    const handle = await fs.open(part, 'w')
+    try {
+      if (!response.body) throw new MediaCacheError('network', 'The answer had no body')
+      const reader = response.body.getReader()
+      try {
+        for (;;) {
+          if (fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
+          const { done, value } = await reader.read()
+          if (done) break
+          received += value.byteLength
+          if (origin.size !== undefined && received > origin.size) {
+            throw new MediaCacheError('corrupt', `More bytes than the ${origin.size} announced`)
+          }
+          if (!fill.pin && received > options.maxBytes()) {
+            throw new MediaCacheError('too-large', 'The file is larger than the whole cache')
+          }
+          hash.update(value)
+          await handle.write(value)
+          fill.onProgress?.(received, total)
+        }
+      } finally {
+        await reader.cancel().catch(() => undefined)
+      }
+    } finally {
+      await handle.close().catch(() => undefined)
+    }
+    const md5 = hash.digest('hex')
+    if (origin.size !== undefined && received !== origin.size) {
+      throw new MediaCacheError('corrupt', `Received ${received} bytes of ${origin.size}`)
+    }
+    if (origin.md5 && origin.md5.toLowerCase() !== md5) {
+      throw new MediaCacheError('corrupt', 'The file does not match its md5')
+    }
+    void key
+    return { size: received, md5 }
+  }
+
+  const fetchOnce = async (key: CacheKey, origin: MediaOrigin, fill: FillOptions): Promise<CachedFile> => {
+    if (!fill.pin && origin.size !== undefined && origin.size > options.maxBytes()) {
+      throw new MediaCacheError('too-large', 'The file is larger than the whole cache')
+    }
+    let response: Response
+    try {
+      response = await doFetch(origin.url, { signal: fill.signal })
+    } catch (error) {
+      if (fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
+      throw new MediaCacheError('network', `The audio could not be fetched: ${String(error)}`)
+    }
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined)
+      throw new MediaCacheError('http', `The audio answered HTTP ${response.status}`, response.status)
+    }
+    // Make room first when the size is known, so the write does not fill the disk with songs we would evict.
+    if (!fill.pin && origin.size !== undefined) await evictTo(Math.max(0, options.maxBytes() - origin.size))
+    const file = fileNameFor(key)
+    const part = `${dir}/${file}.${randomBytes(6).toString('hex')}${PART_EXT}`
+    let written: { size: number; md5: string }
+    try {
+      if (closed) throw new MediaCacheError('cancelled', 'The cache is closed')
+      await fs.mkdir(dir, { recursive: true })
+      written = await writeBody(key, response, part, origin, fill)
+      if (closed) throw new MediaCacheError('cancelled', 'The cache is closed')
+    } catch (error) {
+      await fs.rm(part, { force: true }).catch(() => undefined)
+      if (isDiskFull(error)) {
+        // Nothing half-written stays; the played-songs cache gives back half of what it holds.
+        await evictTo(Math.floor(cachedBytes / 2))
+        log.warn('the disk is full; the cache shrank', { cachedBytes })
+        throw new MediaCacheError('disk-full', 'The disk is full')
+      }
+      if (error instanceof MediaCacheError) throw error
+      if (fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
+      throw new MediaCacheError('network', `The audio could not be saved: ${String(error)}`)
+    }
+    const path = `${dir}/${file}`
+    await fs.rename(part, path)
+    const st = await fs.stat(path)
+    const k = keyString(key)
+    const pinned = Boolean(fill.pin) || pinWhenDone.has(k) || Boolean(entries.get(k)?.pinned)
+    const entry: CacheEntry = {
+      sourceId: key.sourceId,
+      songId: key.songId,
+      bitrate: key.bitrate,
+      file,
+      size: written.size,
+      md5: written.md5,
+      mtimeMs: st.mtimeMs,
+      lastPlayed: now(),
+      pinned,
+      contentType: response.headers.get('content-type') ?? undefined,
+    }
+    add(entry)
+    verified.add(k)
+    scheduleSave()
+    if (!pinned) await evictTo(options.maxBytes(), k)
+    return { path, entry }
+  }
+
+  /**
+   * The song's file, from the cache or fetched into it. `origin` is asked for each attempt (a signed URL
+   * may have expired); a file that fails its size or md5 check is fetched once more, then the call fails
+   * with `corrupt`. Callers asking for the same song at once share one fetch.
+   */
+  const fill = async (
+    key: CacheKey,
+    origin: () => Promise<MediaOrigin>,
+    fillOptions: FillOptions = {},
+  ): Promise<CachedFile> => {
+    await ready
+    const k = keyString(key)
+    const cached = await lookup(key, { touch: !fillOptions.pin })
+    if (cached) {
+      if (fillOptions.pin) setPinned(cached.entry, true)
+      return cached
+    }
+    const running = inflight.get(k)
+    if (running) {
+      if (fillOptions.pin) pinWhenDone.add(k)
+      const done = await running
+      if (fillOptions.pin) setPinned(done.entry, true)
+      return done
+    }
+    if (fillOptions.pin) pinWhenDone.add(k)
+    const run = (async () => {
+      let lastError: unknown
+      for (let attempt = 1; attempt <= FETCH_ATTEMPTS; attempt++) {
+        try {
+          return await fetchOnce(key, await origin(), fillOptions)
+        } catch (error) {
+          lastError = error
+          if (!(error instanceof MediaCacheError) || error.reason !== 'corrupt') throw error
+          log.warn('a fetched file failed its check; fetching again', { songId: key.songId, attempt })
+        }
+      }
+      throw lastError
+    })().finally(() => {
+      inflight.delete(k)
+      pinWhenDone.delete(k)
+    })
+    inflight.set(k, run)
+    return run
+  }
+
+  const usage = (): CacheUsage => {
+    let cachedCount = 0
+    let downloadedCount = 0
+    for (const e of entries.values()) {
+      if (e.pinned) downloadedCount++
+      else cachedCount++
+    }
+    return { cachedBytes, cachedCount, downloadedBytes, downloadedCount, maxBytes: options.maxBytes() }
+  }
+
+  return {
+    /** Resolves once the index is read (every method waits for it by itself). */
+    ready,
+    dir,
+    lookup,
+    fill,
+    /** Whether a complete file is indexed (no disk check: for badges and offline decisions). */
+    has: (key: CacheKey) => entries.has(keyString(key)),
+    entry: (key: CacheKey) => entries.get(keyString(key)),
+    /**
+     * The indexed file to play for a song: the asked bitrate, else a download at any bitrate (the
+     * highest), else, when `anyBitrate` (offline), any cached one. No disk check: `lookup` it.
+     */
+    bestFor(key: CacheKey, { anyBitrate = false } = {}): CacheEntry | undefined {
+      const exact = entries.get(keyString(key))
+      if (exact) return exact
+      let best: CacheEntry | undefined
+      for (const e of entries.values()) {
+        if (e.songId !== key.songId || e.sourceId !== key.sourceId) continue
+        if (!e.pinned && !anyBitrate) continue
+        if (!best || (e.pinned && !best.pinned) || (e.pinned === best.pinned && e.bitrate > best.bitrate))
+          best = e
+      }
+      return best
+    },
+    entries: () => entries.values(),
+    usage,
+    /** Marks a cached file as a download (never evicted) or back as a played song. */
+    async pin(key: CacheKey, pinned = true): Promise<boolean> {
+      await ready
+      const entry = entries.get(keyString(key))
+      if (!entry) return false
+      setPinned(entry, pinned)
+      if (!pinned) await evictTo(options.maxBytes())
+      return true
+    },
+    async remove(key: CacheKey): Promise<void> {
+      await ready
+      const k = keyString(key)
+      const entry = entries.get(k)
+      if (entry) await removeEntry(k, entry)
+    },
+    /** Empties the played-songs cache; downloads stay. */
+    async clear(): Promise<CacheUsage> {
+      await ready
+      for (const [k, e] of [...entries]) if (!e.pinned) await removeEntry(k, e)
+      await writeIndex()
+      return usage()
+    },
+    /** Applies a lowered cap at once. */
+    async enforceCap(): Promise<void> {
+      await ready
+      await evictTo(options.maxBytes())
+    },
+    /** Writes the index one last time and stops writing it (the app quits, the core is disposed). */
+    async close(): Promise<void> {
+      await ready
+      if (saveTimer !== undefined) timers.clearTimeout(saveTimer)
+      saveTimer = undefined
+      if (!closed) await writeIndex()
+      closed = true
+      await saving
+    },
+    /** Writes the index now (before quitting, and in tests). */
+    async flush(): Promise<void> {
+      await ready
+      if (saveTimer !== undefined) {
+        timers.clearTimeout(saveTimer)
+        saveTimer = undefined
+      }
+      await writeIndex()
+    },
+  }
+}
+
+export type MediaCache = ReturnType<typeof createMediaCache>

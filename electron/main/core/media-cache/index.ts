@@ -1,0 +1,6 @@
+export { createMediaCache, DEFAULT_CACHE_MAX_BYTES, MediaCacheError } from './cache'
+export type { CacheUsage, CachedFile, FillOptions, MediaCache, MediaCacheOptions, MediaOrigin } from './cache'
+export type { CacheEntry, CacheKey } from './cache-index'
+export { keyString } from './cache-index'
+export type { CacheFs, CacheFileHandle } from './fs-port'
+export { realCacheFs, isDiskFull } from './fs-port'

@@ -1,0 +1,119 @@
+import { defineStore } from 'pinia'
+import { shallowRef } from 'vue'
+import type { Song } from '@shared/api/models'
+import type {
+  DownloadsSummary,
+  MediaCacheInfo,
+  OfflineAvailability,
+  OfflineState,
+} from '@shared/ipc/contract'
+import { invoke, on } from '@renderer/services/cadence'
+import { toCollectionSong } from './collection'
+
+/** Where a song plays from without the network: a download, or only the cache of played songs. */
+export type OfflineAvailabilityKind = 'downloaded' | 'cached'
+
+const EMPTY_SUMMARY: DownloadsSummary = {
+  paused: false,
+  total: 0,
+  queued: 0,
+  downloading: 0,
+  waiting: 0,
+  done: 0,
+  failed: 0,
+  downloadedBytes: 0,
+  revision: 0,
+}
+
+/**
+ * Offline mode, downloads and the media cache as the renderer sees them (issue 23): whether the data
+ * source can be reached, which songs play without it (the badge in song lists), the download queue's
+ * summary, and what the cache holds (Settings). Main decides everything; this store follows its events.
+ */
+export const useOfflineStore = defineStore('offline', () => {
+  const state = shallowRef<OfflineState>({ offline: false })
+  const downloaded = shallowRef<ReadonlySet<string>>(new Set())
+  const cached = shallowRef<ReadonlySet<string>>(new Set())
+  const summary = shallowRef<DownloadsSummary>(EMPTY_SUMMARY)
+  const cacheInfo = shallowRef<MediaCacheInfo>()
+  /** Called once per change to offline (the layout says so in a toast). */
+  const listeners = new Set<(next: OfflineState) => void>()
+  let started = false
+
+  const setAvailability = (a: OfflineAvailability) => {
+    downloaded.value = new Set(a.downloaded)
+    cached.value = new Set(a.cached)
+  }
+  const setState = (next: OfflineState) => {
+    const changed = next.offline !== state.value.offline
+    state.value = next
+    if (changed) for (const listener of listeners) listener(next)
+  }
+
+  /** Subscribes to main's events and reads the current state (once per window). */
+  function start() {
+    if (started) return
+    started = true
+    on('offline:changed', setState)
+    on('media:available-changed', setAvailability)
+    on('downloads:changed', (next) => (summary.value = next))
+    // Asked after this turn, and failures ignored: a window without the bridge (tests) shows no badges.
+    const ask = <T>(call: () => Promise<T>, use: (value: T) => void) =>
+      void Promise.resolve()
+        .then(call)
+        .then((value) => value !== undefined && use(value))
+        .catch(() => undefined)
+    ask(() => invoke('offline:state', undefined), setState)
+    ask(() => invoke('media:available', undefined), setAvailability)
+    ask(
+      () => invoke('downloads:summary', undefined),
+      (s) => (summary.value = s),
+    )
+  }
+
+  function availability(song: Song | undefined): OfflineAvailabilityKind | undefined {
+    if (!song) return undefined
+    const id = String(song.id)
+    if (downloaded.value.has(id)) return 'downloaded'
+    if (cached.value.has(id)) return 'cached'
+    return undefined
+  }
+
+  async function download(songs: readonly Song[]) {
+    const playable = songs.filter((s) => s.privilege?.playable !== false)
+    if (!playable.length) return summary.value
+    summary.value = await invoke('downloads:add', { songs: playable.map(toCollectionSong) })
+    return summary.value
+  }
+  async function remove(ids: ReadonlyArray<Song['id']>) {
+    if (!ids.length) return summary.value
+    summary.value = await invoke('downloads:remove', { ids: [...ids] })
+    return summary.value
+  }
+  const pause = async () => (summary.value = await invoke('downloads:pause', undefined))
+  const resume = async () => (summary.value = await invoke('downloads:resume', undefined))
+  const retry = async () => (summary.value = await invoke('downloads:retry', undefined))
+  const loadCacheInfo = async () => (cacheInfo.value = await invoke('media:cache-info', undefined))
+  const clearCache = async () => (cacheInfo.value = await invoke('media:clear-cache', undefined))
+
+  return {
+    state,
+    downloaded,
+    cached,
+    summary,
+    cacheInfo,
+    start,
+    availability,
+    download,
+    remove,
+    pause,
+    resume,
+    retry,
+    loadCacheInfo,
+    clearCache,
+    onChange(listener: (next: OfflineState) => void) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+})

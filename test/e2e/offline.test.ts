@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Song } from '@shared/api/models'
+import type { CollectionSong, CollectionSummary, IpcResult } from '@shared/ipc/contract'
+import { startApp } from './harness'
+import type { App } from './harness'
+import { findSongs, playable, title, waitForClock } from './playback-support'
+
+/**
+ * Issue 23 in the real renderer: one of the user's own playlists downloaded from its page, shown in
+ * Downloaded with sizes and marked in the list; then the data source stops, the app says so once, and the
+ * playlist plays whole from disk through the media scheme while the one song not downloaded is skipped
+ * with the reason.
+ */
+
+const APP = { senderUrl: '' }
+
+const asRow = (song: Song): CollectionSong => ({
+  id: song.id,
+  name: song.name,
+  tns: song.tns,
+  artists: song.artists.map(({ id, name }) => ({ id, name })),
+  duration: song.duration,
+})
+
+describe('offline: downloads and playing without the data source', () => {
+  let app: App
+  let songs: Song[]
+  let playlist: CollectionSummary
+  beforeAll(async () => {
+    app = await startApp({ demo: 40 })
+    APP.senderUrl = `${app.appUrl}/index.html`
+    songs = await findSongs(app, 4, playable)
+    const created = (await app.core.router.invoke(
+      'collection:create',
+      { name: 'Train', songs: songs.slice(0, 3).map(asRow) },
+      APP,
+    )) as IpcResult<CollectionSummary>
+    if (!created.ok) throw new Error(created.error.message)
+    playlist = created.value
+  })
+  afterAll(() => app?.close())
+
+  it('downloads a playlist from its page: Downloaded lists the songs with sizes, the list marks them', async () => {
+    const { page } = app
+    await page.evaluate((id) => (window.location.hash = `#/collection/${id}`), playlist.id)
+    await page.getByTestId('download-list').click()
+    await page.getByTestId('nav-downloads').click()
+    await page
+      .getByTestId('downloads-summary')
+      .getByText(/^3 songs on this computer, [\d.]+ [KM]B/)
+      .waitFor({ timeout: 30_000 })
+    const states = await page.getByTestId('download-state').allInnerTexts()
+    expect(states).toHaveLength(3)
+    for (const state of states) expect(state).toMatch(/^[\d.]+ [KM]B$/)
+    expect(await page.getByTestId('download-name').allInnerTexts()).toEqual(
+      songs.slice(0, 3).map((s) => s.name),
+    )
+
+    // A song not downloaded joins the playlist, second; the list marks the three downloads.
+    const added = (await app.core.router.invoke(
+      'collection:add',
+      { id: playlist.id, songs: [asRow(songs[3])] },
+      APP,
+    )) as IpcResult
+    expect(added.ok).toBe(true)
+    const moved = await app.core.router.invoke('collection:move', { id: playlist.id, from: 3, to: 1 }, APP)
+    expect(moved.ok).toBe(true)
+    await page.evaluate((id) => (window.location.hash = `#/collection/${id}`), playlist.id)
+    await page.getByTestId('song-row').nth(3).waitFor()
+    // The badges follow main's media:available-changed, sent a moment after the last download.
+    await page.getByTestId('song-offline-downloaded').nth(2).waitFor()
+    expect(await page.getByTestId('song-offline-downloaded').count()).toBe(3)
+    expect(await page.getByTestId('song-row').nth(1).getByTestId('song-offline-downloaded').count()).toBe(0)
+    await app.screenshot('offline-downloaded-badges')
+  })
+
+  it('with the data source stopped: says so once, plays the playlist whole, skips the rest with the reason', async () => {
+    const { page } = app
+    await app.server!.close()
+    await page.getByTestId('sidebar-collection-item').filter({ hasText: 'Train' }).click()
+    await page.getByTestId('play-all').click()
+    await waitForClock(page, 0.3)
+    expect(await title(page)).toBe(songs[0].name)
+
+    // Next: the song not on this computer is skipped with the reason, the next download plays.
+    await page.getByTestId('player-next').click()
+    await page.getByTestId('player-title').getByText(songs[1].name, { exact: true }).waitFor()
+    await waitForClock(page, 0.3)
+    const notice = await page.getByTestId('player-notice').innerText()
+    expect(notice).toContain(songs[3].name)
+    expect(notice).toContain('Not available offline')
+    // Resolving that song found the source gone: the app says so, once.
+    const banner = page.getByTestId('offline-banner')
+    await banner.waitFor()
+    expect(await banner.innerText()).toContain('Offline: the data source cannot be reached')
+    await page.getByTestId('nav-search').click()
+    await page.getByTestId('sidebar-collection-item').filter({ hasText: 'Train' }).click()
+    expect(await page.getByTestId('offline-banner').count()).toBe(1)
+
+    await page.getByTestId('player-next').click()
+    await page.getByTestId('player-title').getByText(songs[2].name, { exact: true }).waitFor()
+    await waitForClock(page, 0.3)
+    await app.screenshot('offline-playing')
+  })
+})

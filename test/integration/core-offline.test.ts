@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createCore, createMemoryStore } from '@main/core'
+import { NOT_OFFLINE } from '@main/core/offline'
+import { startDataSource } from '@server/index'
+import type { DataSourceHandle } from '@server/index'
+import type { Song } from '@shared/api/models'
+import type { CollectionSong, DownloadsSummary, IpcResult, OfflineState } from '@shared/ipc/contract'
+import { createTestCipher } from '../support/test-cipher'
+import { OWNER_PASSPHRASE } from '../support/phone'
+
+/**
+ * Issue 23 against the reference server: a downloaded playlist is on disk whole and checked; with the
+ * server stopped the app says so once, answers every song from the disk or skips it with the reason, and
+ * comes back when the server does, without a restart.
+ */
+
+const TRUSTED = { senderUrl: 'app://cadence/index.html' }
+
+const asRow = (song: Song): CollectionSong => ({
+  id: song.id,
+  name: song.name,
+  tns: song.tns,
+  artists: song.artists.map(({ id, name }) => ({ id, name })),
+  duration: song.duration,
+})
+
+describe('offline mode against the reference server', () => {
+  let dataDir: string
+  let mediaDir: string
+  let server: DataSourceHandle
+  let port: number
+  let core: ReturnType<typeof createCore>
+  const offlineEvents: OfflineState[] = []
+  /** Every request for audio the core made to the data source. */
+  const mediaRequests: string[] = []
+  const detailRequests: string[] = []
+
+  const invoke = async <T>(channel: string, args?: unknown): Promise<T> => {
+    const result = (await core.router.invoke(channel as never, args as never, TRUSTED)) as IpcResult<T>
+    if (!result.ok) throw new Error(`${channel}: ${result.error.kind} ${result.error.message}`)
+    return result.value
+  }
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'cadence-offline-src-'))
+    mediaDir = await mkdtemp(join(tmpdir(), 'cadence-offline-media-'))
+    server = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir, port: 0, demo: 40 })
+    port = Number(new URL(server.url).port)
+    core = createCore({
+      builtinSourceUrl: server.url,
+      builtinPassphrase: OWNER_PASSPHRASE,
+      store: createMemoryStore(),
+      cipher: createTestCipher(),
+      isTrustedSender: (url) => url.startsWith('app://cadence/'),
+      appInfo: { name: 'Cadence', version: '0.0.0-test', platform: 'linux' },
+      timeoutMs: 3000,
+      mediaDir,
+      fetch: (input, init) => {
+        const url = String(input instanceof Request ? input.url : input)
+        const path = new URL(url).pathname
+        if (path.startsWith('/media/')) mediaRequests.push(url)
+        if (path === '/song/detail') detailRequests.push(url)
+        return fetch(input, init)
+      },
+    })
+    core.events.subscribe((event, payload) => {
+      if (event === 'offline:changed') offlineEvents.push(payload as OfflineState)
+    })
+    await core.start()
+  })
+  afterAll(async () => {
+    core?.dispose()
+    await server?.close()
+    await rm(dataDir, { recursive: true, force: true })
+    await rm(mediaDir, { recursive: true, force: true })
+  })
+
+  let playlist: Song[] = []
+  let other: Song
+  let played: Song
+  let playedBytes: Buffer
+
+  /** Plays a song as the renderer does: `player:resolve`, then the whole file from the media scheme. */
+  async function play(song: Song, range?: string): Promise<{ status: number; bytes: Buffer; url: string }> {
+    const resolved = await invoke<Song>('player:resolve', { id: song.id, br: 320000 })
+    const url = resolved.meta?.url
+    if (!url) throw new Error(`no url: ${resolved.privilege?.reason}`)
+    const answer = await core.media(new Request(url, range ? { headers: { Range: range } } : {}))
+    return { status: answer.status, bytes: Buffer.from(await answer.arrayBuffer()), url }
+  }
+  const keyOf = (song: Song) => ({ sourceId: 'builtin', songId: String(song.id), bitrate: 320000 })
+
+  it('keeps a played song; the second play makes no request for its audio', async () => {
+    const songs = await invoke<Song[]>('catalog:recommend-songs', { limit: 10 })
+    played = songs[9]!
+    const first = await play(played)
+    expect(first.status).toBe(200)
+    playedBytes = first.bytes
+    await expect.poll(() => core.offline.cache.has(keyOf(played)), { timeout: 20_000 }).toBe(true)
+    // Its details and lyrics are kept beside it, so starting it again asks the data source nothing.
+    await expect.poll(() => core.offline.extras.read(keyOf(played)), { timeout: 20_000 }).toBeDefined()
+    const detailsBefore = detailRequests.length
+    const before = mediaRequests.length
+    const again = await play(played)
+    const seek = await play(played, 'bytes=1000-1999')
+    expect(mediaRequests.length).toBe(before)
+    expect(detailRequests.length).toBe(detailsBefore)
+    expect(again.bytes.equals(playedBytes)).toBe(true)
+    expect(seek.status).toBe(206)
+    expect(seek.bytes.equals(playedBytes.subarray(1000, 2000))).toBe(true)
+  })
+
+  it('fetches a cached file again when it was damaged on disk, and never serves the damage', async () => {
+    const file = await core.offline.cache.lookup(keyOf(played))
+    const damaged = Buffer.from(playedBytes)
+    damaged.fill(0, 100, 200)
+    await writeFile(file!.path, damaged)
+    const before = mediaRequests.length
+    const answer = await play(played)
+    expect(answer.bytes.equals(playedBytes)).toBe(true) // from the network while the cache fetches again
+    await expect.poll(() => core.offline.cache.has(keyOf(played)), { timeout: 20_000 }).toBe(true)
+    expect(mediaRequests.length).toBeGreaterThan(before)
+    const refetched = await core.offline.cache.lookup(keyOf(played))
+    expect((await readFile(refetched!.path)).equals(playedBytes)).toBe(true)
+  })
+
+  it('downloads a playlist whole, each file checked against the server', async () => {
+    const songs = await invoke<Song[]>('catalog:recommend-songs', { limit: 6 })
+    playlist = songs.slice(0, 5)
+    other = songs[5]!
+    await invoke<DownloadsSummary>('downloads:add', { songs: playlist.map(asRow) })
+    await expect
+      .poll(async () => (await invoke<DownloadsSummary>('downloads:summary')).done, { timeout: 20_000 })
+      .toBe(5)
+    for (const song of playlist) {
+      const file = await core.offline.playable({
+        sourceId: 'builtin',
+        songId: String(song.id),
+        bitrate: 320000,
+      })
+      expect(file).toBeDefined()
+      const detail = await invoke<Song>('player:resolve', { id: song.id, br: file!.entry.bitrate })
+      const bytes = await readFile(file!.path)
+      expect(bytes.length).toBe(detail.meta?.size)
+      expect(createHash('md5').update(bytes).digest('hex')).toBe(file!.entry.md5)
+      expect(file!.entry.md5).toMatch(/^[0-9a-f]{32}$/)
+    }
+    const available = await invoke<{ downloaded: string[] }>('media:available')
+    expect(available.downloaded.sort()).toEqual(playlist.map((s) => String(s.id)).sort())
+    const info = await invoke<{ downloadedCount: number; downloadedBytes: number; cachedCount: number }>(
+      'media:cache-info',
+    )
+    expect(info).toMatchObject({ downloadedCount: 5, cachedCount: 1 }) // and the song played before
+  })
+
+  it('with the server stopped: says so once, plays the playlist from disk, skips the rest with the reason', async () => {
+    await server.close()
+    expect(offlineEvents).toEqual([])
+    // The first call that cannot reach the server turns offline mode on.
+    const failed = (await core.router.invoke(
+      'catalog:recommend-playlists',
+      { limit: 3 },
+      TRUSTED,
+    )) as IpcResult
+    expect(failed.ok).toBe(false)
+    await core.router.invoke('catalog:recommend-songs', { limit: 3 }, TRUSTED)
+    expect(offlineEvents).toHaveLength(1)
+    expect(offlineEvents[0]).toMatchObject({ offline: true })
+
+    for (const song of playlist) {
+      const file = await core.offline.playable({
+        sourceId: 'builtin',
+        songId: String(song.id),
+        bitrate: 320000,
+      })
+      expect(file?.entry.pinned).toBe(true)
+      // Lyrics and the song's details were kept beside it.
+      const kept = await core.offline.extras.read({ sourceId: 'builtin', songId: String(song.id) })
+      expect(kept?.song.name).toBe(song.name)
+    }
+    // The playlist plays whole, from disk, through the media scheme the renderer uses.
+    for (const song of playlist) {
+      const answer = await play(song)
+      expect(answer.status).toBe(200)
+      const file = await core.offline.playable(keyOf(song))
+      expect(answer.bytes.equals(await readFile(file!.path))).toBe(true)
+    }
+    // So does the song played (not downloaded) before the server stopped.
+    expect((await play(played)).bytes.equals(playedBytes)).toBe(true)
+    // A song not on this computer is unplayable with the reason, so the queue skips it and says why.
+    const skipped = await invoke<Song>('player:resolve', { id: other.id, br: 320000 })
+    expect(skipped.privilege).toMatchObject({ playable: false, reason: NOT_OFFLINE })
+    expect(offlineEvents).toHaveLength(1)
+  })
+
+  it('comes back when the server does, without a restart', async () => {
+    server = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir, port, demo: 40 })
+    core.api().clearCache()
+    await expect
+      .poll(async () => (await core.router.invoke('catalog:recommend-songs', { limit: 3 }, TRUSTED)).ok, {
+        timeout: 20_000,
+      })
+      .toBe(true)
+    expect(offlineEvents.map((e) => e.offline)).toEqual([true, false])
+    const detail = await invoke<Song>('player:resolve', { id: other.id, br: 320000 })
+    expect(detail.privilege?.playable).not.toBe(false)
+    expect(detail.meta?.url).toMatch(/^cadence-media:/)
+    expect((await play(other)).status).toBe(200)
+  })
+})
