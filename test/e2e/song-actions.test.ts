@@ -98,6 +98,14 @@ describe('Song actions from every list', () => {
   it('from Home', async () => {
     await go('#/')
     await everyAction(app.page.getByTestId('home-songs'), 'From Home')
+    // Download: the song is queued to be kept for offline listening.
+    const row = app.page.getByTestId('home-songs').getByTestId('song-row').first()
+    await menu(row)
+    await item('download').click()
+    await app.page
+      .getByTestId('toast')
+      .filter({ hasText: 'Downloading 1 song for offline listening' })
+      .waitFor()
   })
 
   it("from one of the data source's playlists", async () => {

@@ -22,6 +22,7 @@ export default {
     failed: 'Failed',
     remove: 'Remove the download of {name}',
     download: 'Download',
+    addFailed: 'Could not download: {reason}',
     added:
       'Downloading {count} songs for offline listening | Downloading {count} song for offline listening | Downloading {count} songs for offline listening',
     badgeDownloaded: 'Downloaded: plays offline',
@@ -57,6 +58,7 @@ export default {
     failed: '失败',
     remove: '删除 {name} 的下载',
     download: '下载',
+    addFailed: '无法下载：{reason}',
     added:
       '正在下载 {count} 首歌以供离线收听 | 正在下载 {count} 首歌以供离线收听 | 正在下载 {count} 首歌以供离线收听',
     badgeDownloaded: '已下载：可离线播放',
