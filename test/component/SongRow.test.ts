@@ -131,6 +131,7 @@ describe('SongRow', () => {
       'Add to queue',
       'Like',
       'Add to playlist…',
+      'Download',
       'Go to artist: Artist 2',
       'Go to album: Album 2',
       'Copy link',
