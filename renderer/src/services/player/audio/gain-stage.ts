@@ -1,0 +1,40 @@
+import { chooseGainDb, dbToGain, DEFAULT_LOUDNESS_TARGET, gainRampSeconds } from '@shared/audio/gain'
+import type { LoudnessTarget } from '@shared/audio/gain'
+import { measureLoudness, storedLoudness } from './loudness'
+import type { Track } from './track'
+
+/**
+ * The Web Audio output's loudness stage (`output.ts`): each song's gain node plays it toward the target
+ * (−14 LUFS by default) from its measured EBU R128 loudness (`loudness.ts`: measured once in a worker,
+ * stored per source and song); an unmeasured song starts at a safe gain and is ramped once measured.
+ */
+export function createGainStage(
+  options: { loudnessTarget?: () => LoudnessTarget },
+  load: (url: string, range?: string) => Promise<Response>,
+  currentContext: () => AudioContext | undefined,
+) {
+  /**
+   * The song's gain toward the loudness target: from its stored measurement, or the safe gain until it
+   * is measured (in a worker), then ramped to the right one slowly enough not to be heard as a step.
+   */
+  return function applyLoudness(track: Track) {
+    const target = options.loudnessTarget?.() ?? DEFAULT_LOUDNESS_TARGET
+    const stored = storedLoudness(track.url)
+    track.gainDb = chooseGainDb(stored, target)
+    track.output.gain.value = dbToGain(track.gainDb)
+    if (stored || target === 'off' || !track.layout) return
+    measureLoudness(track.url, load).then(
+      (measured) => {
+        const context = currentContext()
+        if (!measured || track.disposed || !context) return
+        const to = chooseGainDb(measured, target)
+        const seconds = gainRampSeconds(track.gainDb, to)
+        const gain = track.output.gain
+        gain.cancelAndHoldAtTime(context.currentTime)
+        gain.linearRampToValueAtTime(dbToGain(to), context.currentTime + Math.max(seconds, 0.05))
+        track.gainDb = to
+      },
+      () => undefined,
+    )
+  }
+}

@@ -1,0 +1,69 @@
+import { FADE_SECONDS } from './fades'
+import type { FadePlan } from './fades'
+
+/**
+ * The Web Audio output's graph (`output.ts`), made on first use: every song's gain node → the transport
+ * gain (fades) → the volume gain → a limiter → the device. It also suspends the context once a pause's
+ * fade has been heard.
+ */
+export function createOutputGraph(options: { createContext?: () => AudioContext }) {
+  let context: AudioContext | undefined
+  let transport: GainNode
+  let volumeNode: GainNode
+  let suspendTimer: ReturnType<typeof setTimeout> | undefined
+
+  function graph(): AudioContext {
+    if (context) return context
+    context = options.createContext?.() ?? new AudioContext({ latencyHint: 'interactive' })
+    const limiter = context.createDynamicsCompressor()
+    limiter.threshold.value = -1
+    limiter.knee.value = 0
+    limiter.ratio.value = 20
+    limiter.attack.value = 0.002
+    limiter.release.value = 0.1
+    volumeNode = context.createGain()
+    transport = context.createGain()
+    transport.gain.value = 0
+    transport.connect(volumeNode).connect(limiter).connect(context.destination)
+    return context
+  }
+
+  return {
+    graph,
+    /** The context, once made. */
+    get context() {
+      return context
+    },
+    /** Where each song's gain node connects (made with the context). */
+    get transport() {
+      return transport
+    },
+    /** Ramps the transport gain as the plan says, on the audio clock. */
+    applyFade(plan: FadePlan) {
+      const gain = transport.gain
+      for (const ramp of plan.ramps) {
+        gain.cancelAndHoldAtTime(ramp.at)
+        gain.linearRampToValueAtTime(ramp.to, ramp.at + ramp.seconds)
+      }
+    },
+    applyVolume(level: number) {
+      if (!context) return
+      volumeNode.gain.setTargetAtTime(level, context.currentTime, 0.01)
+    },
+    /**
+     * After a pause: suspends the context once the fade has left the output's buffer (suspending stops
+     * the device stream, and what was still in its buffer, the fade itself, would be dropped: a cut).
+     */
+    suspendWhenDrained(paused: () => boolean) {
+      const context = graph()
+      const drained = FADE_SECONDS + context.baseLatency + (context.outputLatency || 0) + 0.2
+      clearTimeout(suspendTimer)
+      suspendTimer = setTimeout(() => {
+        if (paused() && context.state === 'running') void context.suspend()
+      }, drained * 1000)
+    },
+    cancelSuspend() {
+      clearTimeout(suspendTimer)
+    },
+  }
+}
