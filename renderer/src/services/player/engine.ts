@@ -1,105 +1,35 @@
 import { ref, shallowRef } from 'vue'
 import type { Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
-import type { QueueEntry } from '@shared/player/queue'
-import { chooseBitrate } from '@shared/player/quality'
-import type { Quality } from '@shared/settings'
 import { toCadenceError } from '@renderer/services/cadence-error'
-import { createWebAudioOutput } from './audio/output'
+import { createAudioElement, isGapless } from './audio-element'
 import type { PlayerAudio } from './audio/player-audio'
-import type { OutputOptions } from './audio/output'
+import type { LoadOptions, PlaybackEngineDeps, PlayerStatus, SkipCause } from './engine-types'
+import { isSourceDown } from './recovery'
+import { createResolveCache } from './resolve-cache'
+import type { Resolution } from './resolve-cache'
 
 /**
  * The playback engine: the one `<audio>` element, its events, and resolve-and-resume. It resolves the
  * current queue entry (`player:resolve` with the chosen bitrate), plays it, fetches the next song's URL
  * ahead of time, re-resolves an expired URL and resumes at the same position, skips what cannot play and
  * stops (keeping the queue) when the data source is down. It knows nothing of views, sessions or main.
+ *
+ * Its parts: `resolve-cache.ts` (resolving with its age), `recovery.ts` (stop or skip), `audio-element.ts`
+ * (the output it drives) and `engine-types.ts`.
  */
 
-/** A resolved URL older than this is resolved again before use (signed media URLs expire). */
-export const URL_MAX_AGE_MS = 4 * 60_000
-
-export type SkipCause = 'unplayable' | 'no-url' | 'load-failed' | 'error'
-export type PlayerNotice =
-  | { type: 'skipped'; song: string; reason?: string; cause: SkipCause }
-  /** `error`, when there is one, is what the notice describes in the user's language (`errorText`). */
-  | { type: 'stopped'; message: string; error?: CadenceError }
-  | { type: 'failed'; message: string; error?: CadenceError }
-  /** Play was pressed with nothing in the queue. */
-  | { type: 'empty' }
-export type PlayerStatus = 'idle' | 'loading' | 'ready' | 'error'
-
+export { URL_MAX_AGE_MS } from './resolve-cache'
+export type {
+  EngineQueue,
+  LoadOptions,
+  PlaybackEngineDeps,
+  PlayerNotice,
+  PlayerStatus,
+  SkipCause,
+} from './engine-types'
 export type { PlayerAudio } from './audio/player-audio'
-
-/**
- * The real element, mounted hidden in the document with `data-testid="player-audio"` so end-to-end tests
- * can read its clock (`currentTime`) the way a person hears it.
- */
-export function createAudioElement(options: OutputOptions = {}): PlayerAudio {
-  // The Web Audio output (gapless, fades) wherever Web Audio exists; the plain element elsewhere.
-  if (typeof AudioContext !== 'undefined') return createWebAudioOutput(options)
-  const audio = document.createElement('audio')
-  audio.preload = 'auto'
-  audio.dataset.testid = 'player-audio'
-  audio.hidden = true
-  document.body.appendChild(audio)
-  return audio
-}
-
-/** The part of the queue the engine moves through (the queue store). */
-export interface EngineQueue {
-  readonly currentEntry: QueueEntry<Song> | undefined
-  readonly entries: readonly unknown[]
-  next(): boolean
-  previous(): boolean
-  advance(): 'same' | 'moved' | 'end'
-  peekNext(): Song | undefined
-  /** The entry `advance` would move to when the current song ends (the current one for repeat one). */
-  peekAdvance?(): QueueEntry<Song> | undefined
-}
-
-/** An output that can start the following song on the current one's last frame (the Web Audio output). */
-type GaplessOutput = PlayerAudio & { prepare(url: string | undefined): void }
-const isGapless = (audio: PlayerAudio | undefined): audio is GaplessOutput =>
-  typeof (audio as Partial<GaplessOutput> | undefined)?.prepare === 'function'
-
-export interface PlaybackEngineDeps {
-  queue: EngineQueue
-  /** `player:resolve`: the song with a signed URL in `meta.url`. */
-  resolve: (args: { id: Song['id']; br: number }) => Promise<Song>
-  quality: () => Quality
-  /** Resolves once the settings are known (the bitrate depends on them). */
-  ready: () => Promise<void>
-  notify: (notice: PlayerNotice) => void
-  /** Makes the element (default: the real one in the document). */
-  createAudio?: () => PlayerAudio
-  /** State worth saving changed: `pause`d, the queue `end`ed, or the clock moved on (`tick`). */
-  onProgress?: (reason: 'pause' | 'end' | 'tick') => void
-}
-
-export interface LoadOptions {
-  autoplay: boolean
-  positionMs?: number
-  /** How many songs in a row were skipped to get here (stops when the whole queue is unplayable). */
-  skipped?: number
-  direction?: 1 | -1
-}
-
-interface Resolution {
-  song: Song
-  url?: string
-  br: number
-  /** When it was resolved (ms since epoch). */
-  at: number
-}
-
-/** Errors that say nothing about the song itself: the data source (or main) is gone, so stop, don't skip. */
-function isSourceDown(error: CadenceError): boolean {
-  if (error.kind === 'api' || error.kind === 'invalid-response' || error.kind === 'invalid-argument')
-    return false
-  if (error.kind === 'http') return (error.status ?? 500) >= 500
-  return true
-}
+export { createAudioElement } from './audio-element'
 
 export type PlaybackEngine = ReturnType<typeof createPlaybackEngine>
 
@@ -192,32 +122,7 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
 
   // ---- resolving: `player:resolve` with the chosen bitrate, cached with its age ----
 
-  const resolutions = new Map<string, Resolution>()
-  const inflight = new Map<string, Promise<Resolution>>()
-
-  function resolveSong(song: Song, fresh = false): Promise<Resolution> {
-    const id = String(song.id)
-    const br = chooseBitrate(song.privilege, deps.quality())
-    const known = resolutions.get(id)
-    if (!fresh && known && known.br === br && Date.now() - known.at < URL_MAX_AGE_MS) {
-      return Promise.resolve(known)
-    }
-    const pending = inflight.get(id)
-    if (!fresh && pending) return pending
-    const at = Date.now()
-    const request = deps
-      .resolve({ id: song.id, br })
-      .then((resolved): Resolution => {
-        const resolution = { song: resolved, url: resolved.meta?.url || undefined, br, at }
-        resolutions.set(id, resolution)
-        return resolution
-      })
-      .finally(() => {
-        if (inflight.get(id) === request) inflight.delete(id)
-      })
-    inflight.set(id, request)
-    return request
-  }
+  const resolveSong = createResolveCache(deps)
 
   /** Resolves the song that `next` would play, so skipping is instant. */
   function prefetchNext() {

@@ -1,0 +1,23 @@
+import { createWebAudioOutput } from './audio/output'
+import type { OutputOptions } from './audio/output'
+import type { PlayerAudio } from './audio/player-audio'
+
+/**
+ * The real element, mounted hidden in the document with `data-testid="player-audio"` so end-to-end tests
+ * can read its clock (`currentTime`) the way a person hears it.
+ */
+export function createAudioElement(options: OutputOptions = {}): PlayerAudio {
+  // The Web Audio output (gapless, fades) wherever Web Audio exists; the plain element elsewhere.
+  if (typeof AudioContext !== 'undefined') return createWebAudioOutput(options)
+  const audio = document.createElement('audio')
+  audio.preload = 'auto'
+  audio.dataset.testid = 'player-audio'
+  audio.hidden = true
+  document.body.appendChild(audio)
+  return audio
+}
+
+/** An output that can start the following song on the current one's last frame (the Web Audio output). */
+type GaplessOutput = PlayerAudio & { prepare(url: string | undefined): void }
+export const isGapless = (audio: PlayerAudio | undefined): audio is GaplessOutput =>
+  typeof (audio as Partial<GaplessOutput> | undefined)?.prepare === 'function'

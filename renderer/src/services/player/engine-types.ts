@@ -1,0 +1,51 @@
+import type { Song } from '@shared/api/models'
+import type { CadenceError } from '@shared/errors'
+import type { QueueEntry } from '@shared/player/queue'
+import type { Quality } from '@shared/settings'
+import type { PlayerAudio } from './audio/player-audio'
+
+/** The playback engine's types (`engine.ts`): its notices, status, queue, dependencies and load options. */
+
+export type SkipCause = 'unplayable' | 'no-url' | 'load-failed' | 'error'
+export type PlayerNotice =
+  | { type: 'skipped'; song: string; reason?: string; cause: SkipCause }
+  /** `error`, when there is one, is what the notice describes in the user's language (`errorText`). */
+  | { type: 'stopped'; message: string; error?: CadenceError }
+  | { type: 'failed'; message: string; error?: CadenceError }
+  /** Play was pressed with nothing in the queue. */
+  | { type: 'empty' }
+export type PlayerStatus = 'idle' | 'loading' | 'ready' | 'error'
+
+/** The part of the queue the engine moves through (the queue store). */
+export interface EngineQueue {
+  readonly currentEntry: QueueEntry<Song> | undefined
+  readonly entries: readonly unknown[]
+  next(): boolean
+  previous(): boolean
+  advance(): 'same' | 'moved' | 'end'
+  peekNext(): Song | undefined
+  /** The entry `advance` would move to when the current song ends (the current one for repeat one). */
+  peekAdvance?(): QueueEntry<Song> | undefined
+}
+
+export interface PlaybackEngineDeps {
+  queue: EngineQueue
+  /** `player:resolve`: the song with a signed URL in `meta.url`. */
+  resolve: (args: { id: Song['id']; br: number }) => Promise<Song>
+  quality: () => Quality
+  /** Resolves once the settings are known (the bitrate depends on them). */
+  ready: () => Promise<void>
+  notify: (notice: PlayerNotice) => void
+  /** Makes the element (default: the real one in the document). */
+  createAudio?: () => PlayerAudio
+  /** State worth saving changed: `pause`d, the queue `end`ed, or the clock moved on (`tick`). */
+  onProgress?: (reason: 'pause' | 'end' | 'tick') => void
+}
+
+export interface LoadOptions {
+  autoplay: boolean
+  positionMs?: number
+  /** How many songs in a row were skipped to get here (stops when the whole queue is unplayable). */
+  skipped?: number
+  direction?: 1 | -1
+}

@@ -1,0 +1,51 @@
+import type { Song } from '@shared/api/models'
+import { chooseBitrate } from '@shared/player/quality'
+import type { Quality } from '@shared/settings'
+
+/** A resolved URL older than this is resolved again before use (signed media URLs expire). */
+export const URL_MAX_AGE_MS = 4 * 60_000
+
+export interface Resolution {
+  song: Song
+  url?: string
+  br: number
+  /** When it was resolved (ms since epoch). */
+  at: number
+}
+
+/**
+ * The playback engine's resolving (`engine.ts`): `player:resolve` with the chosen bitrate, cached with
+ * its age (one request at a time per song; `fresh` resolves again).
+ */
+export function createResolveCache(deps: {
+  resolve: (args: { id: Song['id']; br: number }) => Promise<Song>
+  quality: () => Quality
+}) {
+  const resolutions = new Map<string, Resolution>()
+  const inflight = new Map<string, Promise<Resolution>>()
+
+  function resolveSong(song: Song, fresh = false): Promise<Resolution> {
+    const id = String(song.id)
+    const br = chooseBitrate(song.privilege, deps.quality())
+    const known = resolutions.get(id)
+    if (!fresh && known && known.br === br && Date.now() - known.at < URL_MAX_AGE_MS) {
+      return Promise.resolve(known)
+    }
+    const pending = inflight.get(id)
+    if (!fresh && pending) return pending
+    const at = Date.now()
+    const request = deps
+      .resolve({ id: song.id, br })
+      .then((resolved): Resolution => {
+        const resolution = { song: resolved, url: resolved.meta?.url || undefined, br, at }
+        resolutions.set(id, resolution)
+        return resolution
+      })
+      .finally(() => {
+        if (inflight.get(id) === request) inflight.delete(id)
+      })
+    inflight.set(id, request)
+    return request
+  }
+  return resolveSong
+}
