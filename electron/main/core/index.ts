@@ -17,9 +17,7 @@ import { createLikedSongs } from './likes'
 import { createListen } from './listen'
 import { createMediaHandler, createNetworkSource, MediaError } from './media'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
-import { createOffline } from './offline'
-import type { ActiveCall } from './sources/active'
-import { DataSourceError } from '@shared/errors'
+import { offlineAware, wireOffline } from './offline/wire'
 import { mediaUrl } from '@shared/player/media-url'
 import { noWindows, realTimers } from './ports'
 import { createSettingsHandlers } from './settings/handlers'
@@ -40,15 +38,6 @@ export const QUIT_SAVE_TIMEOUT_MS = 1500
 
 const renderQrDefault = (text: string) =>
   QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
-
-/** A fetch that reports each answer a data source gives (not a gateway's 502–504 for a stopped one). */
-const offlineAware =
-  (inner: () => typeof fetch, answered: () => void): typeof fetch =>
-  async (input, init) => {
-    const response = await inner()(input, init)
-    if (response.status < 502 || response.status > 504) answered()
-    return response
-  }
 
 export function createCore(deps: CoreDeps): Core {
   const log = deps.log ?? silentLogger
@@ -135,29 +124,14 @@ export function createCore(deps: CoreDeps): Core {
     forgetSession: (id) => store.delete(sessionKey(id)),
   })
   const { emitSources } = active
-  /** `active.call`, and a failure that says the source cannot be reached turns offline mode on. */
-  const call: ActiveCall = async (run) => {
-    try {
-      return await active.call(run)
-    } catch (error) {
-      offline.failed(error)
-      throw error
-    }
-  }
-  const offline = createOffline({
+  const { call, offline } = wireOffline({
     mediaDir: deps.mediaDir,
     store,
     settings,
     events,
-    call,
-    probe: async () => {
-      const api = clients.get(registry.active().id)
-      if (!api) throw new DataSourceError({ kind: 'network', message: 'The data source is not available' })
-      await api.loginStatus().catch((error: unknown) => {
-        if (offline.isUnreachable(error)) throw error
-      })
-    },
-    activeSourceId: () => registry.active().id,
+    active,
+    clients,
+    registry,
     userId: () => auth.userId(),
     fetch: deps.fetch,
     timers,
