@@ -1,11 +1,10 @@
 import QRCode from 'qrcode'
-import type { DataSourceState, EventMap, PlayerCommandName, PlayerState } from '@shared/ipc/contract'
+import type { DataSourceState, PlayerCommandName, PlayerState } from '@shared/ipc/contract'
 import { createAppHandlers } from './app/handlers'
 import { createAuthHandlers } from './auth/handlers'
 import { createExtensionHandlers } from './account'
 import { createAuthService } from './auth/service'
 import { createVault } from './auth/vault'
-import { createCapabilities } from './capabilities'
 import { createCatalogHandlers } from './catalog/handlers'
 import { createCollectionHandlers } from './collection/handlers'
 import { createCollectionService } from './collection/service'
@@ -13,7 +12,7 @@ import { createEventHub } from './events'
 import { createIpcRouter } from './ipc/router'
 import type { Handlers } from './ipc/router'
 import { silentLogger } from './log'
-import { createLikedSongs } from './likes'
+import { keepLikesInStep, wireLikes } from './likes/wire'
 import { createListen } from './listen'
 import { createMediaHandler, createNetworkSource, MediaError } from './media'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
@@ -139,28 +138,13 @@ export function createCore(deps: CoreDeps): Core {
   })
 
   // Beyond the document: what each source offers (learnt by use), the liked songs, account playlists.
-  const capabilities = createCapabilities({
-    store,
-    events,
-    log: log('capabilities'),
-    sourceUrl: (id) => registry.get(id)?.url || undefined,
-    activeSourceId: () => registry.active().id,
-  })
-  const likedSongs = createLikedSongs({
+  const { capabilities, likedSongs } = wireLikes({
     call,
-    capabilities,
     store,
     events,
-    log: log('likes'),
+    log,
+    registry,
     userId: () => auth.userId(),
-    activeSourceId: () => registry.active().id,
-  })
-  events.subscribe((event, payload) => {
-    if (event === 'auth:changed') {
-      const state = payload as EventMap['auth:changed']
-      if (state.status === 'signed-in') void likedSongs.refresh()
-      else if (state.status !== 'unknown') likedSongs.clear()
-    }
   })
 
   // The media scheme: main resolves (and re-resolves) the signed URL and streams it to the renderer.
@@ -256,12 +240,7 @@ export function createCore(deps: CoreDeps): Core {
     'player:resolve': offline.wrapResolve(players['player:resolve']),
   }
   // A like made here keeps the liked songs in step.
-  const like = handlers['catalog:like']
-  handlers['catalog:like'] = async (args, context) => {
-    const result = await like(args, context)
-    likedSongs.liked(result)
-    return result
-  }
+  keepLikesInStep(handlers, likedSongs)
 
   const router = createIpcRouter(handlers, { isTrustedSender: deps.isTrustedSender, log: log('ipc') })
 
