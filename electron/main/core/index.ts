@@ -16,6 +16,7 @@ import { keepLikesInStep, wireLikes } from './likes/wire'
 import { createListen } from './listen'
 import { createMediaHandler, createNetworkSource, MediaError } from './media'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
+import { createQuitSave } from './player/quit'
 import { offlineAware, wireOffline } from './offline/wire'
 import { mediaUrl } from '@shared/player/media-url'
 import { noWindows, realTimers } from './ports'
@@ -32,8 +33,7 @@ import type { Core, CoreDeps } from './types'
 
 export type { Core, CoreDeps } from './types'
 
-/** How long a quit waits for the renderer to save the player's session. */
-export const QUIT_SAVE_TIMEOUT_MS = 1500
+export { QUIT_SAVE_TIMEOUT_MS } from './player/quit'
 
 const renderQrDefault = (text: string) =>
   QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
@@ -102,8 +102,7 @@ export function createCore(deps: CoreDeps): Core {
   })
 
   let playerState: PlayerState | null = null
-  /** Set while `beforeQuit` waits for the renderer's save. */
-  let sessionSaved: (() => void) | undefined
+  const quitSave = createQuitSave({ events, song: () => playerState?.song })
 
   const collection = createCollectionService({
     store,
@@ -194,7 +193,7 @@ export function createCore(deps: CoreDeps): Core {
       // The song now playing: its heart asked of the source where it can say (GET /song/like).
       if (state.song && String(state.song.id) !== String(before)) likedSongs.playing(state.song.id)
     },
-    onSessionSaved: () => sessionSaved?.(),
+    onSessionSaved: () => quitSave.saved(),
     mediaUrl: (ref, signedUrl) => {
       mediaSource.remember(ref, signedUrl)
       return mediaUrl(ref)
@@ -280,19 +279,7 @@ export function createCore(deps: CoreDeps): Core {
     playerCommand(command: PlayerCommandName) {
       events.emit('player:command', { command })
     },
-    beforeQuit(timeoutMs = QUIT_SAVE_TIMEOUT_MS): Promise<void> {
-      if (!playerState?.song) return Promise.resolve()
-      return new Promise<void>((done) => {
-        const finish = () => {
-          clearTimeout(timer)
-          if (sessionSaved === finish) sessionSaved = undefined
-          done()
-        }
-        const timer = setTimeout(finish, timeoutMs)
-        sessionSaved = finish
-        events.emit('player:command', { command: 'save-session' })
-      })
-    },
+    beforeQuit: (timeoutMs) => quitSave.beforeQuit(timeoutMs),
     playerState: () => playerState,
     /** The media scheme's handler (`protocol.handle` in the app, a route in the end-to-end harness). */
     media,
