@@ -1,174 +1,42 @@
 import QRCode from 'qrcode'
-import type {
-  AppInfo,
-  AuthState,
-  DataSourceState,
-  EventMap,
-  PlayerCommandName,
-  PlayerState,
-} from '@shared/ipc/contract'
-import type { ApiClient } from './api/client'
+import type { DataSourceState, PlayerCommandName, PlayerState } from '@shared/ipc/contract'
 import { createAppHandlers } from './app/handlers'
 import { createAuthHandlers } from './auth/handlers'
 import { createExtensionHandlers } from './account'
 import { createAuthService } from './auth/service'
-import type { AuthService } from './auth/service'
 import { createVault } from './auth/vault'
-import { createCapabilities } from './capabilities'
 import { createCatalogHandlers } from './catalog/handlers'
 import { createCollectionHandlers } from './collection/handlers'
 import { createCollectionService } from './collection/service'
 import { createEventHub } from './events'
-import type { EventHub } from './events'
 import { createIpcRouter } from './ipc/router'
-import type { Handlers, IpcRouter } from './ipc/router'
+import type { Handlers } from './ipc/router'
 import { silentLogger } from './log'
-import type { LoggerFactory } from './log'
-import { createLikedSongs } from './likes'
+import { keepLikesInStep, wireLikes } from './likes/wire'
 import { createListen } from './listen'
-import type { ListenPorts } from './listen'
 import { createMediaHandler, createNetworkSource, MediaError } from './media'
-import type { MediaHandler } from './media'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
-import { createOffline } from './offline'
-import type { ActiveCall } from './sources/active'
-import { DataSourceError } from '@shared/errors'
+import { createQuitSave } from './player/quit'
+import { offlineAware, wireOffline } from './offline/wire'
 import { mediaUrl } from '@shared/player/media-url'
 import { noWindows, realTimers } from './ports'
-import type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
 import { createSettingsHandlers } from './settings/handlers'
 import { createSettingsService } from './settings/service'
-import type { SettingsService } from './settings/service'
 import { createActiveSource, createSourceClients } from './sources/active'
 import { createSourcesHandlers } from './sources/handlers'
 import { createPhoneAccess, makePhonePassphrase } from './sources/phone-access'
-import type { BuiltinSpawner } from './sources/phone-access'
 import { BUILTIN_ID, createSourceRegistry } from './sources/registry'
-import type { SourceRegistry } from './sources/registry'
 import { superviseDataSource } from './sources/supervisor'
 import { createUpdateHandlers, createUpdateService } from './updates'
-import type { UpdaterPort } from './updates'
 
-/**
- * The main process without Electron: every decision lives here, with its dependencies injected.
- * The glue (electron/main/index.ts) and the end-to-end harness (test/e2e/harness.ts) both build it.
- */
-export interface CoreDeps {
-  /** The media cache and downloads folder (the app: `<userData>/media-cache`; default: under the OS temp dir). */
-  mediaDir?: string
-  store: KeyValueStore
-  cipher: SecretCipher
-  /** Only our own renderer may call main. */
-  isTrustedSender: (senderUrl: string) => boolean
-  appInfo: AppInfo
-  /**
-   * URL of the built-in data source when it is already running (tests). The app starts it after the
-   * core and reports it with `setBuiltin(url, state)`.
-   */
-  builtinSourceUrl?: string
-  fetch?: typeof fetch
-  log?: LoggerFactory
-  timers?: Timers
-  /** Opens and closes the QR login window. */
-  windows?: WindowsPort
-  /** Opens an http(s) address in the system browser. */
-  openExternal?: (url: string) => Promise<void> | void
-  /** Puts text on the system clipboard. */
-  copyText?: (text: string) => void
-  /** The renderer reported what is playing (the tray shows it). */
-  onPlayerState?: (state: PlayerState) => void
-  /** Renders a QR code as a PNG data URI (default: qrcode's toDataURL). */
-  renderQr?: (text: string) => Promise<string>
-  /** Sign in to the built-in data source without a phone (default true). */
-  autoSignInBuiltin?: boolean
-  /**
-   * The owner passphrase of a built-in data source that is already running (tests with
-   * `builtinSourceUrl`): main signs itself in with it, as the owner's phone would. When the core starts
-   * the data source itself (`spawnBuiltin`), it picks the passphrase (sources/phone-access.ts).
-   */
-  builtinPassphrase?: string
-  /**
-   * Starts the built-in data source process (the glue's utilityProcess). Given, the core supervises it:
-   * `builtin.start()`, restarts after crashes, and a relaunch when "Let my phone sign in" changes.
-   */
-  spawnBuiltin?: BuiltinSpawner
-  /** This machine's IPv4 addresses another device can reach (shown for phone sign-in). */
-  networkAddresses?: () => string[]
-  /** Random integers in [0, max), for passphrases (default: Math.random; the app passes crypto's). */
-  randomInt?: (max: number) => number
-  /** Ask an added address whether it is a data source (default true). */
-  probeSources?: boolean
-  /** API client timeout (default 10 s). */
-  timeoutMs?: number
-  /** Desktop lyrics window, mini player, notifications (none: those features do nothing). */
-  listen?: ListenPorts
-  /** The installed app's updater (electron-updater); absent where the app cannot update itself. */
-  updater?: UpdaterPort
-  /** Epoch milliseconds (default Date.now). */
-  now?: () => number
-}
+import type { Core, CoreDeps } from './types'
 
-/**
- * What `createCore` gives its builders. The glue (electron/main/index.ts) uses `router`, `events`,
- * `settings`, `listen`, `builtin`, `playerCommand`, `beforeQuit`, `loginWindowClosed` and `dispose`; the
- * end-to-end harness also `start` and `setBuiltin`. Only tests use `handlers`, `sources`, `auth`, `api`
- * and `playerState`.
- */
-export interface Core {
-  router: IpcRouter
-  /** Every channel's handler, unwrapped (tests: the router wraps these). */
-  handlers: Handlers
-  events: EventHub
-  settings: SettingsService
-  /** Tests only. */
-  sources: SourceRegistry
-  /** Tests only. */
-  auth: AuthService
-  /** The active data source's API client; throws a network error while the built-in one is not running (tests only). */
-  api: () => ApiClient
-  /** Checks the active source's login (signs in to the built-in one by itself). */
-  start: () => Promise<AuthState>
-  /** The built-in data source (re)started, is restarting, or gave up (when the glue supervises it). */
-  setBuiltin: (url: string | undefined, state: DataSourceState) => void
-  /** The built-in data source when the core supervises it (`spawnBuiltin`). */
-  builtin: { start: () => Promise<void>; stop: () => Promise<void> }
-  /** From the tray or a media key. */
-  playerCommand: (command: PlayerCommandName) => void
-  /**
-   * Before quitting: asks the renderer to save the player's session (its periodic save may be seconds
-   * old, and a save from a closing page may never arrive) and resolves once it did, or after
-   * `timeoutMs` when the page does not answer. At once when nothing is in the player.
-   */
-  beforeQuit: (timeoutMs?: number) => Promise<void>
-  /** What the renderer last reported playing (tests only; the tray gets it through `onPlayerState`). */
-  playerState: () => PlayerState | null
-  /** Desktop lyrics, mini player and track notifications (tray and shortcut toggle them). */
-  listen: ReturnType<typeof createListen>
-  /** The user closed the QR login window. */
-  loginWindowClosed: () => void
-  /** The installed app's updates: `start()` once the window is open; `install()` is "Restart to update". */
-  updates: ReturnType<typeof createUpdateService>
-  /** The media scheme's handler (`protocol.handle` in the app, a route in the end-to-end harness). */
-  media: MediaHandler
-  /** The media cache, downloads and offline mode. */
-  offline: ReturnType<typeof createOffline>
-  dispose: () => void
-}
+export type { Core, CoreDeps } from './types'
 
-/** How long a quit waits for the renderer to save the player's session. */
-export const QUIT_SAVE_TIMEOUT_MS = 1500
+export { QUIT_SAVE_TIMEOUT_MS } from './player/quit'
 
 const renderQrDefault = (text: string) =>
   QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
-
-/** A fetch that reports each answer a data source gives (not a gateway's 502–504 for a stopped one). */
-const offlineAware =
-  (inner: () => typeof fetch, answered: () => void): typeof fetch =>
-  async (input, init) => {
-    const response = await inner()(input, init)
-    if (response.status < 502 || response.status > 504) answered()
-    return response
-  }
 
 export function createCore(deps: CoreDeps): Core {
   const log = deps.log ?? silentLogger
@@ -234,8 +102,7 @@ export function createCore(deps: CoreDeps): Core {
   })
 
   let playerState: PlayerState | null = null
-  /** Set while `beforeQuit` waits for the renderer's save. */
-  let sessionSaved: (() => void) | undefined
+  const quitSave = createQuitSave({ events, song: () => playerState?.song })
 
   const collection = createCollectionService({
     store,
@@ -255,29 +122,14 @@ export function createCore(deps: CoreDeps): Core {
     forgetSession: (id) => store.delete(sessionKey(id)),
   })
   const { emitSources } = active
-  /** `active.call`, and a failure that says the source cannot be reached turns offline mode on. */
-  const call: ActiveCall = async (run) => {
-    try {
-      return await active.call(run)
-    } catch (error) {
-      offline.failed(error)
-      throw error
-    }
-  }
-  const offline = createOffline({
+  const { call, offline } = wireOffline({
     mediaDir: deps.mediaDir,
     store,
     settings,
     events,
-    call,
-    probe: async () => {
-      const api = clients.get(registry.active().id)
-      if (!api) throw new DataSourceError({ kind: 'network', message: 'The data source is not available' })
-      await api.loginStatus().catch((error: unknown) => {
-        if (offline.isUnreachable(error)) throw error
-      })
-    },
-    activeSourceId: () => registry.active().id,
+    active,
+    clients,
+    registry,
     userId: () => auth.userId(),
     fetch: deps.fetch,
     timers,
@@ -285,28 +137,13 @@ export function createCore(deps: CoreDeps): Core {
   })
 
   // Beyond the document: what each source offers (learnt by use), the liked songs, account playlists.
-  const capabilities = createCapabilities({
-    store,
-    events,
-    log: log('capabilities'),
-    sourceUrl: (id) => registry.get(id)?.url || undefined,
-    activeSourceId: () => registry.active().id,
-  })
-  const likedSongs = createLikedSongs({
+  const { capabilities, likedSongs } = wireLikes({
     call,
-    capabilities,
     store,
     events,
-    log: log('likes'),
+    log,
+    registry,
     userId: () => auth.userId(),
-    activeSourceId: () => registry.active().id,
-  })
-  events.subscribe((event, payload) => {
-    if (event === 'auth:changed') {
-      const state = payload as EventMap['auth:changed']
-      if (state.status === 'signed-in') void likedSongs.refresh()
-      else if (state.status !== 'unknown') likedSongs.clear()
-    }
   })
 
   // The media scheme: main resolves (and re-resolves) the signed URL and streams it to the renderer.
@@ -356,7 +193,7 @@ export function createCore(deps: CoreDeps): Core {
       // The song now playing: its heart asked of the source where it can say (GET /song/like).
       if (state.song && String(state.song.id) !== String(before)) likedSongs.playing(state.song.id)
     },
-    onSessionSaved: () => sessionSaved?.(),
+    onSessionSaved: () => quitSave.saved(),
     mediaUrl: (ref, signedUrl) => {
       mediaSource.remember(ref, signedUrl)
       return mediaUrl(ref)
@@ -402,12 +239,7 @@ export function createCore(deps: CoreDeps): Core {
     'player:resolve': offline.wrapResolve(players['player:resolve']),
   }
   // A like made here keeps the liked songs in step.
-  const like = handlers['catalog:like']
-  handlers['catalog:like'] = async (args, context) => {
-    const result = await like(args, context)
-    likedSongs.liked(result)
-    return result
-  }
+  keepLikesInStep(handlers, likedSongs)
 
   const router = createIpcRouter(handlers, { isTrustedSender: deps.isTrustedSender, log: log('ipc') })
 
@@ -447,19 +279,7 @@ export function createCore(deps: CoreDeps): Core {
     playerCommand(command: PlayerCommandName) {
       events.emit('player:command', { command })
     },
-    beforeQuit(timeoutMs = QUIT_SAVE_TIMEOUT_MS): Promise<void> {
-      if (!playerState?.song) return Promise.resolve()
-      return new Promise<void>((done) => {
-        const finish = () => {
-          clearTimeout(timer)
-          if (sessionSaved === finish) sessionSaved = undefined
-          done()
-        }
-        const timer = setTimeout(finish, timeoutMs)
-        sessionSaved = finish
-        events.emit('player:command', { command: 'save-session' })
-      })
-    },
+    beforeQuit: (timeoutMs) => quitSave.beforeQuit(timeoutMs),
     playerState: () => playerState,
     /** The media scheme's handler (`protocol.handle` in the app, a route in the end-to-end harness). */
     media,

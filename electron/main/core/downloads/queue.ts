@@ -1,114 +1,19 @@
-import type {
-  CollectionSong,
-  DownloadRow,
-  DownloadsPage,
-  DownloadsSummary,
-  DownloadState,
-} from '@shared/ipc/contract'
-import { DataSourceError } from '@shared/errors'
-import type { Logger } from '../log'
-import type { KeyValueStore, Timers } from '../ports'
-import type { CacheKey, MediaCache, MediaOrigin } from '../media-cache'
-import { MediaCacheError } from '../media-cache'
+import type { CollectionSong, DownloadRow, DownloadsPage, DownloadsSummary } from '@shared/ipc/contract'
+import type { CacheKey } from '../media-cache'
+import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, MAX_ATTEMPTS, NotAvailable, backoffMs, judge } from './retry'
+import type { Verdict } from './retry'
+import { DOWNLOADS_KEY, itemKey, loadQueue, row, savedQueue, summarize } from './store'
+import type { Item } from './store'
+import type { DownloadsDeps, ResolvedDownload } from './types'
 
-export const DOWNLOADS_KEY = 'downloads'
+export { BACKOFF_BASE_MS, BACKOFF_MAX_MS, DOWNLOADS_KEY, MAX_ATTEMPTS, backoffMs }
+export type { DownloadsDeps, ResolvedDownload }
+
 /** Songs fetched at once. */
 export const DEFAULT_CONCURRENCY = 3
-/** Tries of one song before it is `failed` (waiting for the data source to come back does not count). */
-export const MAX_ATTEMPTS = 6
-export const BACKOFF_BASE_MS = 2000
-export const BACKOFF_MAX_MS = 5 * 60_000
 /** The queue is written at most this often (electron-store rewrites its whole file each time). */
 const SAVE_DELAY_MS = 1500
 const EMIT_DELAY_MS = 200
-
-/** What `/song/detail` said about a song to download. */
-export interface ResolvedDownload {
-  playable: boolean
-  reason?: string
-  origin?: MediaOrigin
-  /** Kept beside the file (lyrics, cover) once the audio is complete. */
-  keep?: () => Promise<void>
-}
-
-export interface DownloadsDeps {
-  store: KeyValueStore
-  cache: MediaCache
-  resolve: (key: CacheKey, signal: AbortSignal) => Promise<ResolvedDownload>
-  /** The bitrate to download a song at (the user's quality). */
-  bitrateFor: (song: CollectionSong) => number
-  activeSourceId: () => string
-  /** The data source is known to be unreachable: nothing starts, failures wait instead of counting. */
-  isOffline: () => boolean
-  /** The queue moved; throttled. */
-  onChange: (summary: DownloadsSummary) => void
-  /** A download finished or was removed: the offline badges change. */
-  onAvailabilityChange?: () => void
-  timers: Timers
-  now?: () => number
-  log: Logger
-  concurrency?: number
-}
-
-interface Item {
-  song: CollectionSong
-  sourceId: string
-  songId: string
-  bitrate: number
-  state: DownloadState
-  attempts: number
-  addedAt: number
-  size?: number
-  error?: string
-  retryAt?: number
-  /** Not saved: bytes so far while downloading. */
-  received?: number
-}
-
-interface Saved {
-  version: 1
-  paused: boolean
-  message?: string
-  items: Item[]
-}
-
-const itemKey = (sourceId: string, songId: string) => `${sourceId}\u0000${songId}`
-
-/** Why a try failed, and what to do about it. */
-type Verdict = { kind: 'retry' | 'fatal' | 'offline' | 'disk-full' | 'cancelled'; message: string }
-
-function judge(error: unknown): Verdict {
-  if (error instanceof MediaCacheError) {
-    switch (error.reason) {
-      case 'disk-full':
-        return { kind: 'disk-full', message: 'The disk is full' }
-      case 'cancelled':
-        return { kind: 'cancelled', message: 'Cancelled' }
-      case 'corrupt':
-        return { kind: 'fatal', message: 'The file did not match its size or checksum, twice' }
-      case 'http':
-        return error.status === 404
-          ? { kind: 'fatal', message: 'The data source has no audio for this song' }
-          : { kind: 'retry', message: error.message }
-      case 'too-large':
-        return { kind: 'fatal', message: error.message }
-      default:
-        return { kind: 'retry', message: error.message }
-    }
-  }
-  if (error instanceof DataSourceError) {
-    if (error.kind === 'network' || error.kind === 'timeout')
-      return { kind: 'offline', message: error.message }
-    if (error.kind === 'cancelled') return { kind: 'cancelled', message: 'Cancelled' }
-    if (error.kind === 'http' && (error.status ?? 0) >= 500) return { kind: 'retry', message: error.message }
-    if (error.kind === 'unauthorized') return { kind: 'retry', message: error.message }
-    return { kind: 'fatal', message: error.message }
-  }
-  return { kind: 'retry', message: error instanceof Error ? error.message : String(error) }
-}
-
-export const backoffMs = (attempts: number) =>
-  Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS)
 
 /**
  * The download queue: songs made available offline, kept in the store so a queue of 10,000 songs survives
@@ -119,29 +24,18 @@ export const backoffMs = (attempts: number) =>
 export function createDownloads(deps: DownloadsDeps) {
   const now = deps.now ?? Date.now
   const concurrency = deps.concurrency ?? DEFAULT_CONCURRENCY
-  const items = new Map<string, Item>()
   /** Keys in the order they are to be fetched (stale keys are skipped when reached). */
   let pending: string[] = []
   let head = 0
   const running = new Map<string, AbortController>()
   const retryTimers = new Map<string, unknown>()
-  let paused = false
-  let message: string | undefined
   let revision = 0
 
   // ---- persistence ----
-  const saved = deps.store.get<Saved>(DOWNLOADS_KEY)
-  if (saved && Array.isArray(saved.items)) {
-    paused = saved.paused === true
-    message = typeof saved.message === 'string' ? saved.message : undefined
-    for (const raw of saved.items) {
-      if (!raw || typeof raw !== 'object' || typeof raw.sourceId !== 'string' || !raw.song) continue
-      const item: Item = { ...raw, songId: String(raw.song.id), received: undefined }
-      // A download cut short by a quit starts again.
-      if (item.state === 'downloading') item.state = 'queued'
-      items.set(itemKey(item.sourceId, item.songId), item)
-    }
-  }
+  const loaded = loadQueue(deps.store)
+  const items = loaded.items
+  let paused = loaded.paused
+  let message = loaded.message
   let saveTimer: unknown
   const save = () => {
     if (saveTimer !== undefined) return
@@ -155,11 +49,7 @@ export function createDownloads(deps: DownloadsDeps) {
       deps.timers.clearTimeout(saveTimer)
       saveTimer = undefined
     }
-    const out: Saved = { version: 1, paused, message, items: [] }
-    for (const item of items.values()) {
-      const { received: _received, ...kept } = item
-      out.items.push(kept)
-    }
+    const out = savedQueue(paused, message, items.values())
     deps.store.set(DOWNLOADS_KEY, out)
   }
 
@@ -175,37 +65,7 @@ export function createDownloads(deps: DownloadsDeps) {
     }, EMIT_DELAY_MS)
   }
 
-  const summary = (): DownloadsSummary => {
-    const s: DownloadsSummary = {
-      paused,
-      message,
-      total: items.size,
-      queued: 0,
-      downloading: 0,
-      waiting: 0,
-      done: 0,
-      failed: 0,
-      downloadedBytes: 0,
-      revision,
-    }
-    for (const item of items.values()) {
-      s[item.state]++
-      if (item.state === 'done') s.downloadedBytes += item.size ?? 0
-    }
-    return s
-  }
-
-  const row = (item: Item): DownloadRow => ({
-    song: item.song,
-    sourceId: item.sourceId,
-    bitrate: item.bitrate,
-    state: item.state,
-    size: item.size,
-    received: item.received,
-    error: item.error,
-    retryAt: item.retryAt,
-    addedAt: item.addedAt,
-  })
+  const summary = (): DownloadsSummary => summarize(items, paused, message, revision)
 
   // ---- the worker ----
   const enqueue = (key: string, front = false) => {
@@ -520,7 +380,5 @@ export function createDownloads(deps: DownloadsDeps) {
     },
   }
 }
-
-class NotAvailable extends Error {}
 
 export type Downloads = ReturnType<typeof createDownloads>

@@ -1,81 +1,25 @@
-import { createHash, randomBytes } from 'node:crypto'
-import type { Logger } from '../log'
+import { randomBytes } from 'node:crypto'
 import { silentLogger } from '../log'
-import type { Timers } from '../ports'
 import { realTimers } from '../ports'
 import type { CacheEntry, CacheKey } from './cache-index'
 import { PART_EXT, fileNameFor, keyString, loadIndex, saveIndex } from './cache-index'
-import type { CacheFs } from './fs-port'
 import { errorCode, isDiskFull, realCacheFs } from './fs-port'
+import type { CacheUsage, CachedFile, FillOptions, MediaCacheOptions, MediaOrigin } from './cache-types'
+import { MediaCacheError } from './cache-types'
+import { md5Of, writeBody } from './file-io'
 
-/** Default cap of the played-songs cache (downloads are not counted): 2 GB. */
-export const DEFAULT_CACHE_MAX_BYTES = 2 * 1024 ** 3
-
-export type MediaCacheErrorReason = 'disk-full' | 'corrupt' | 'too-large' | 'http' | 'network' | 'cancelled'
-
-/** Why a file could not be cached. `disk-full` means nothing was left behind and the cache shrank. */
-export class MediaCacheError extends Error {
-  constructor(
-    readonly reason: MediaCacheErrorReason,
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message)
-    this.name = 'MediaCacheError'
-  }
-}
-
-/** Where the bytes come from: usually `/song/detail`'s signed `meta.url`, `meta.size` and `meta.md5`. */
-export interface MediaOrigin {
-  url: string
-  size?: number
-  md5?: string
-}
-
-export interface MediaCacheOptions {
-  /** The cache folder (the app: `<userData>/media-cache`). */
-  dir: string
-  /** Cap of the played-songs cache in bytes, read at each check (a setting). */
-  maxBytes: () => number
-  fs?: CacheFs
-  fetch?: typeof fetch
-  now?: () => number
-  timers?: Timers
-  log?: Logger
-  /** The index is written this long after the last change (default 1 s); `flush()` writes it now. */
-  indexSaveDelayMs?: number
-  /** Check a file's md5 the first time it is served after a start (default true). */
-  verifyOnFirstRead?: boolean
-  /** A file left the cache (evicted, cleared, removed, damaged): what is kept beside it can go too. */
-  onRemove?: (entry: CacheEntry) => void
-}
-
-export interface CachedFile {
-  path: string
-  entry: CacheEntry
-}
-
-export interface FillOptions {
-  /** Keep it as a download: never evicted. */
-  pin?: boolean
-  /** Bytes received so far, and the expected total when known. */
-  onProgress?: (received: number, total: number | undefined) => void
-  signal?: AbortSignal
-}
-
-export interface CacheUsage {
-  /** Played songs (counted against the cap). */
-  cachedBytes: number
-  cachedCount: number
-  /** Downloads (never evicted). */
-  downloadedBytes: number
-  downloadedCount: number
-  maxBytes: number
-}
+export { DEFAULT_CACHE_MAX_BYTES, MediaCacheError } from './cache-types'
+export type {
+  CacheUsage,
+  CachedFile,
+  FillOptions,
+  MediaCacheErrorReason,
+  MediaCacheOptions,
+  MediaOrigin,
+} from './cache-types'
 
 /** How many times a file that fails its size or md5 check is fetched before giving up. */
 const FETCH_ATTEMPTS = 2
-const HASH_CHUNK = 256 * 1024
 
 /**
  * The on-disk cache of played songs and downloads, owned by main. Files are keyed by data source, song and
@@ -184,22 +128,6 @@ export function createMediaCache(options: MediaCacheOptions) {
     }
   }
 
-  const md5Of = async (path: string): Promise<string> => {
-    const hash = createHash('md5')
-    const handle = await fs.open(path, 'r')
-    try {
-      const buffer = new Uint8Array(HASH_CHUNK)
-      for (;;) {
-        const { bytesRead } = await handle.read(buffer, 0, HASH_CHUNK, null)
-        if (bytesRead === 0) break
-        hash.update(buffer.subarray(0, bytesRead))
-      }
-    } finally {
-      await handle.close()
-    }
-    return hash.digest('hex')
-  }
-
   /** The folder itself is gone (deleted while running): forget everything it held. */
   const folderGone = async () => {
     try {
@@ -237,7 +165,7 @@ export function createMediaCache(options: MediaCacheOptions) {
       return undefined
     }
     if (entry.md5 && verifyOnFirstRead && !verified.has(k)) {
-      const actual = await md5Of(path).catch(() => undefined)
+      const actual = await md5Of(fs, path).catch(() => undefined)
       if (actual !== entry.md5) {
         log.warn('a cached file failed its md5 check; it will be fetched again', { songId: entry.songId })
         await removeEntry(k, entry)
@@ -250,56 +178,6 @@ export function createMediaCache(options: MediaCacheOptions) {
       scheduleSave()
     }
     return { path, entry }
-  }
-
-  /** Writes the response body to `part`, checking size and md5 as it goes. */
-  const writeBody = async (
-    key: CacheKey,
-    response: Response,
-    part: string,
-    origin: MediaOrigin,
-    fill: FillOptions,
-  ): Promise<{ size: number; md5: string }> => {
-    const lengthHeader = Number(response.headers.get('content-length'))
-    const total =
-      origin.size ?? (Number.isFinite(lengthHeader) && lengthHeader > 0 ? lengthHeader : undefined)
-    const hash = createHash('md5')
-    let received = 0
-    const handle = await fs.open(part, 'w')
-    try {
-      if (!response.body) throw new MediaCacheError('network', 'The answer had no body')
-      const reader = response.body.getReader()
-      try {
-        for (;;) {
-          if (fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
-          const { done, value } = await reader.read()
-          if (done) break
-          received += value.byteLength
-          if (origin.size !== undefined && received > origin.size) {
-            throw new MediaCacheError('corrupt', `More bytes than the ${origin.size} announced`)
-          }
-          if (!fill.pin && received > options.maxBytes()) {
-            throw new MediaCacheError('too-large', 'The file is larger than the whole cache')
-          }
-          hash.update(value)
-          await handle.write(value)
-          fill.onProgress?.(received, total)
-        }
-      } finally {
-        await reader.cancel().catch(() => undefined)
-      }
-    } finally {
-      await handle.close().catch(() => undefined)
-    }
-    const md5 = hash.digest('hex')
-    if (origin.size !== undefined && received !== origin.size) {
-      throw new MediaCacheError('corrupt', `Received ${received} bytes of ${origin.size}`)
-    }
-    if (origin.md5 && origin.md5.toLowerCase() !== md5) {
-      throw new MediaCacheError('corrupt', 'The file does not match its md5')
-    }
-    void key
-    return { size: received, md5 }
   }
 
   const fetchOnce = async (key: CacheKey, origin: MediaOrigin, fill: FillOptions): Promise<CachedFile> => {
@@ -325,7 +203,7 @@ export function createMediaCache(options: MediaCacheOptions) {
     try {
       if (closed) throw new MediaCacheError('cancelled', 'The cache is closed')
       await fs.mkdir(dir, { recursive: true })
-      written = await writeBody(key, response, part, origin, fill)
+      written = await writeBody(fs, () => options.maxBytes(), response, part, origin, fill)
       if (closed) throw new MediaCacheError('cancelled', 'The cache is closed')
     } catch (error) {
       await fs.rm(part, { force: true }).catch(() => undefined)

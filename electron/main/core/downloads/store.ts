@@ -1,0 +1,99 @@
+import type { CollectionSong, DownloadRow, DownloadsSummary, DownloadState } from '@shared/ipc/contract'
+import type { KeyValueStore } from '../ports'
+
+export const DOWNLOADS_KEY = 'downloads'
+
+export interface Item {
+  song: CollectionSong
+  sourceId: string
+  songId: string
+  bitrate: number
+  state: DownloadState
+  attempts: number
+  addedAt: number
+  size?: number
+  error?: string
+  retryAt?: number
+  /** Not saved: bytes so far while downloading. */
+  received?: number
+}
+
+export interface Saved {
+  version: 1
+  paused: boolean
+  message?: string
+  items: Item[]
+}
+
+export const itemKey = (sourceId: string, songId: string) => `${sourceId}\u0000${songId}`
+
+/** The queue as the store kept it (a download cut short by a quit starts again). */
+export function loadQueue(store: KeyValueStore): {
+  paused: boolean
+  message: string | undefined
+  items: Map<string, Item>
+} {
+  const items = new Map<string, Item>()
+  let paused = false
+  let message: string | undefined
+  const saved = store.get<Saved>(DOWNLOADS_KEY)
+  if (saved && Array.isArray(saved.items)) {
+    paused = saved.paused === true
+    message = typeof saved.message === 'string' ? saved.message : undefined
+    for (const raw of saved.items) {
+      if (!raw || typeof raw !== 'object' || typeof raw.sourceId !== 'string' || !raw.song) continue
+      const item: Item = { ...raw, songId: String(raw.song.id), received: undefined }
+      // A download cut short by a quit starts again.
+      if (item.state === 'downloading') item.state = 'queued'
+      items.set(itemKey(item.sourceId, item.songId), item)
+    }
+  }
+  return { paused, message, items }
+}
+
+/** What the store keeps of the queue (not the bytes received so far). */
+export function savedQueue(paused: boolean, message: string | undefined, items: Iterable<Item>): Saved {
+  const out: Saved = { version: 1, paused, message, items: [] }
+  for (const item of items) {
+    const { received: _received, ...kept } = item
+    out.items.push(kept)
+  }
+  return out
+}
+
+export function summarize(
+  items: Map<string, Item>,
+  paused: boolean,
+  message: string | undefined,
+  revision: number,
+): DownloadsSummary {
+  const s: DownloadsSummary = {
+    paused,
+    message,
+    total: items.size,
+    queued: 0,
+    downloading: 0,
+    waiting: 0,
+    done: 0,
+    failed: 0,
+    downloadedBytes: 0,
+    revision,
+  }
+  for (const item of items.values()) {
+    s[item.state]++
+    if (item.state === 'done') s.downloadedBytes += item.size ?? 0
+  }
+  return s
+}
+
+export const row = (item: Item): DownloadRow => ({
+  song: item.song,
+  sourceId: item.sourceId,
+  bitrate: item.bitrate,
+  state: item.state,
+  size: item.size,
+  received: item.received,
+  error: item.error,
+  retryAt: item.retryAt,
+  addedAt: item.addedAt,
+})

@@ -1,0 +1,69 @@
+import type { Timers } from '../ports'
+import type { Logger } from '../log'
+import type { CacheEntry } from './cache-index'
+import type { CacheFs } from './fs-port'
+
+/** Default cap of the played-songs cache (downloads are not counted): 2 GB. */
+export const DEFAULT_CACHE_MAX_BYTES = 2 * 1024 ** 3
+
+export type MediaCacheErrorReason = 'disk-full' | 'corrupt' | 'too-large' | 'http' | 'network' | 'cancelled'
+
+/** Why a file could not be cached. `disk-full` means nothing was left behind and the cache shrank. */
+export class MediaCacheError extends Error {
+  constructor(
+    readonly reason: MediaCacheErrorReason,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message)
+    this.name = 'MediaCacheError'
+  }
+}
+
+/** Where the bytes come from: usually `/song/detail`'s signed `meta.url`, `meta.size` and `meta.md5`. */
+export interface MediaOrigin {
+  url: string
+  size?: number
+  md5?: string
+}
+
+export interface MediaCacheOptions {
+  /** The cache folder (the app: `<userData>/media-cache`). */
+  dir: string
+  /** Cap of the played-songs cache in bytes, read at each check (a setting). */
+  maxBytes: () => number
+  fs?: CacheFs
+  fetch?: typeof fetch
+  now?: () => number
+  timers?: Timers
+  log?: Logger
+  /** The index is written this long after the last change (default 1 s); `flush()` writes it now. */
+  indexSaveDelayMs?: number
+  /** Check a file's md5 the first time it is served after a start (default true). */
+  verifyOnFirstRead?: boolean
+  /** A file left the cache (evicted, cleared, removed, damaged): what is kept beside it can go too. */
+  onRemove?: (entry: CacheEntry) => void
+}
+
+export interface CachedFile {
+  path: string
+  entry: CacheEntry
+}
+
+export interface FillOptions {
+  /** Keep it as a download: never evicted. */
+  pin?: boolean
+  /** Bytes received so far, and the expected total when known. */
+  onProgress?: (received: number, total: number | undefined) => void
+  signal?: AbortSignal
+}
+
+export interface CacheUsage {
+  /** Played songs (counted against the cap). */
+  cachedBytes: number
+  cachedCount: number
+  /** Downloads (never evicted). */
+  downloadedBytes: number
+  downloadedCount: number
+  maxBytes: number
+}
