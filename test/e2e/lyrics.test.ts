@@ -61,7 +61,8 @@ describe('Lyrics on the now-playing screen', () => {
     await expect.poll(async () => (await highlight(page)).index, { timeout: 3000 }).toBe(target)
     const after = await highlight(page)
     expect(after.clockMs).toBeGreaterThanOrEqual(targetMs - 50)
-    expect(after.clockMs).toBeLessThan(targetMs + 2000)
+    // The highlight is polled for up to 3 s above: the clock may have moved on that far meanwhile.
+    expect(after.clockMs).toBeLessThan(targetMs + 3500)
     await app.screenshot('now-playing-lyrics')
   })
 

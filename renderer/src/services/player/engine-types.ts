@@ -24,6 +24,8 @@ export interface EngineQueue {
   previous(): boolean
   advance(): 'same' | 'moved' | 'end'
   peekNext(): Song | undefined
+  /** Makes the entry with this key current (optional: fakes in tests may leave it out). */
+  jumpTo?(key: string): void
   /** The entry `advance` would move to when the current song ends (the current one for repeat one). */
   peekAdvance?(): QueueEntry<Song> | undefined
 }
@@ -47,5 +49,7 @@ export interface LoadOptions {
   positionMs?: number
   /** How many songs in a row were skipped to get here (stops when the whole queue is unplayable). */
   skipped?: number
+  /** The entry the skipping started from: the queue goes back there when nothing after it plays. */
+  skipFrom?: string
   direction?: 1 | -1
 }

@@ -226,13 +226,17 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
   function skip(song: Song, why: { cause: SkipCause; reason?: string }, options: LoadOptions) {
     deps.notify({ type: 'skipped', song: song.name, reason: why.reason || undefined, cause: why.cause })
     const skipped = (options.skipped ?? 0) + 1
+    const skipFrom = options.skipFrom ?? q.currentEntry?.key
     // Manual moves, so that repeat-one moves on too; stop once every song was tried.
     const moved = skipped < q.entries.length && (options.direction === -1 ? q.previous() : q.next())
     if (!moved) {
+      // Nothing after it plays (offline, and none of them on this computer): back to where the skipping
+      // started, so Play takes up the queue there once the songs can play again.
+      if (skipFrom && skipped > 1) q.jumpTo?.(skipFrom)
       unload()
       return
     }
-    return load({ ...options, positionMs: 0, skipped })
+    return load({ ...options, positionMs: 0, skipped, skipFrom })
   }
 
   function stopWithError(failure: CadenceError) {

@@ -38,7 +38,10 @@ export function createResolveCache(deps: {
       .resolve({ id: song.id, br })
       .then((resolved): Resolution => {
         const resolution = { song: resolved, url: resolved.meta?.url || undefined, br, at }
-        resolutions.set(id, resolution)
+        // A song that could not play now (offline and not on this computer, no rights, no URL) is asked
+        // again next time: kept, its answer would skip it even after the data source is back.
+        if (resolution.url && resolved.privilege?.playable !== false) resolutions.set(id, resolution)
+        else resolutions.delete(id)
         return resolution
       })
       .finally(() => {
