@@ -165,13 +165,14 @@ describe('A long playlist, a page at a time', () => {
     expect(expected.rows.map((r) => String(r.id))).toContain(String(deep.id))
     await page.getByTestId('playlist-filter').fill(words)
     await page.getByTestId('playlist-filter').press('Enter')
+    // Main reads every song of the 10,000 to search them: on a busy machine that takes seconds.
     await expect
-      .poll(() => page.locator('[role="grid"]').getAttribute('aria-rowcount'))
+      .poll(() => page.locator('[role="grid"]').getAttribute('aria-rowcount'), { timeout: 15_000 })
       .toBe(String(expected.total))
+    const shown = page.locator('main [data-testid="song-row"] [data-testid="song-name"]')
+    await expect.poll(() => shown.allInnerTexts(), { timeout: 15_000 }).toContain(deep.name)
     // The matches shown are main's, in the playlist's order.
-    const names = await page
-      .locator('main [data-testid="song-row"] [data-testid="song-name"]')
-      .allInnerTexts()
+    const names = await shown.allInnerTexts()
     expect(names).toEqual(expected.rows.slice(0, names.length).map((r) => r.name || 'Untitled'))
     expect(names).toContain(deep.name)
     expect(await page.getByTestId('playlist-match-count').textContent()).toMatch(
@@ -202,8 +203,14 @@ describe('A long playlist, a page at a time', () => {
     })
     await page.getByTestId('playlist-sort').selectOption('duration')
     await page.getByTestId('playlist-sort-direction').click()
+    // Main sorts the whole list (every song read): seconds on a busy machine.
     await expect
-      .poll(() => page.locator('main [data-testid="song-row"] [data-testid="song-name"]').first().innerText())
+      .poll(
+        () => page.locator('main [data-testid="song-row"] [data-testid="song-name"]').first().innerText(),
+        {
+          timeout: 15_000,
+        },
+      )
       .toBe(expected.rows[0].name || 'Untitled')
     const names = await page
       .locator('main [data-testid="song-row"] [data-testid="song-name"]')
@@ -216,7 +223,12 @@ describe('A long playlist, a page at a time', () => {
     await page.getByTestId('playlist-sort').selectOption('')
     const [first] = (await core<PlaylistRows>('catalog:playlist-rows', { id, offset: 0, limit: 1 })).rows
     await expect
-      .poll(() => page.locator('main [data-testid="song-row"] [data-testid="song-name"]').first().innerText())
+      .poll(
+        () => page.locator('main [data-testid="song-row"] [data-testid="song-name"]').first().innerText(),
+        {
+          timeout: 15_000,
+        },
+      )
       .toBe(first.name || 'Untitled')
   })
 
