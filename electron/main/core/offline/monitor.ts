@@ -87,7 +87,7 @@ export function createOfflineMonitor(deps: OfflineMonitorDeps) {
       if (reachable) online()
       else offline(reason)
     },
-    /** Another data source became active: start from "online" and let its calls decide. */
+    /** Another data source became active: start as online and let its calls decide. */
     reset() {
       stopProbing()
       if (state.offline) online()
