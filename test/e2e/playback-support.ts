@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import type { Song } from '@shared/api/models'
 import type { App } from './harness'
 
@@ -66,6 +66,30 @@ export async function waitForClock(page: Page, seconds: number, timeout = 15_000
     seconds,
     { timeout, polling: 50 },
   )
+}
+
+/**
+ * Plays the song of a row as a person does: a double-click on its title (the row also holds artist and
+ * album links). The row is found again by that title just before the click, so a list re-rendered in
+ * between cannot swap it for another. Waits until the player shows the song; when it shows something
+ * else, or nothing, the error says what it shows and which messages are on screen.
+ */
+export async function playRow(page: Page, rows: Locator, index: number, timeout = 30_000): Promise<string> {
+  await rows.nth(index).waitFor()
+  const name = await rows.nth(index).getByTestId('song-name').innerText()
+  const row = rows.filter({ has: page.getByTestId('song-name').getByText(name, { exact: true }) }).first()
+  await row.getByTestId('song-name').dblclick()
+  try {
+    await page.getByTestId('player-title').getByText(name, { exact: true }).waitFor({ timeout })
+  } catch (error) {
+    const shown = await page.getByTestId('player-title').allInnerTexts()
+    const messages = await page.locator('[role="alert"], [role="status"]').allInnerTexts()
+    throw new Error(
+      `double-clicked “${name}”; the player shows ${JSON.stringify(shown)}; messages: ${JSON.stringify(messages)}`,
+      { cause: error },
+    )
+  }
+  return name
 }
 
 export async function title(page: Page): Promise<string> {

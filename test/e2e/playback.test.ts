@@ -8,6 +8,7 @@ import {
   findSongs,
   playSongs,
   playable,
+  playRow,
   seekWithSlider,
   title,
   waitForClock,
@@ -31,12 +32,7 @@ describe('Playback', () => {
     await page.getByTestId('nav-home').click()
     await page.getByTestId('playlist-card').first().click()
     await page.getByTestId('playlist-name').waitFor()
-    const rows = page.locator('main [data-testid="song-row"]:not([aria-disabled])')
-    await rows.nth(1).waitFor()
-    const name = await rows.nth(1).getByTestId('song-name').innerText()
-    // On the title (the row also holds artist and album links).
-    await rows.nth(1).getByTestId('song-name').dblclick()
-    await page.getByTestId('player-title').getByText(name, { exact: true }).waitFor()
+    await playRow(page, page.locator('main [data-testid="song-row"]:not([aria-disabled])'), 1)
     await waitForClock(page, 0.5)
     await page.goBack()
   })

@@ -97,6 +97,8 @@ describe('A qq-like data source: the shapes of its answers', () => {
 
     await page.getByTestId('nav-home').click()
     await page.getByTestId('home-playlists').getByTestId('playlist-card').first().click()
+    // Home has song rows of its own: use rows only once the playlist's page is there.
+    await page.getByTestId('playlist-name').waitFor()
     const unliked = page
       .locator('main [data-testid="song-row"]')
       .filter({ has: page.locator('[data-testid="like-button"][aria-pressed="false"]') })

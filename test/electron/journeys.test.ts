@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { isRunning, launchApp } from './harness'
 import type { StandInApp } from './harness'
-import { audioState, title, waitForClock } from '../e2e/playback-support'
+import { audioState, playRow, title, waitForClock } from '../e2e/playback-support'
 
 /**
  * The journeys of issue 11 that need the whole app: the built main process under the stand-in Electron,
@@ -48,11 +48,9 @@ describe('the built app under the stand-in Electron: journeys', () => {
     const first = await launch({ home })
     const page = await first.mainPage()
     await page.getByTestId('playlist-card').first().click()
-    const rows = page.locator('main [data-testid="song-row"]:not([aria-disabled])')
-    await rows.nth(1).waitFor()
-    const name = await rows.nth(1).getByTestId('song-name').innerText()
-    await rows.nth(1).getByTestId('song-name').dblclick()
-    await page.getByTestId('player-title').getByText(name, { exact: true }).waitFor()
+    // Home has song rows of its own: use rows only once the playlist's page is there.
+    await page.getByTestId('playlist-name').waitFor()
+    const name = await playRow(page, page.locator('main [data-testid="song-row"]:not([aria-disabled])'), 1)
     await waitForClock(page, 2)
     const queueLength = await page.evaluate(() => {
       const root = document.querySelector('#app') as unknown as {

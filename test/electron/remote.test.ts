@@ -64,6 +64,8 @@ describe('the built app under the stand-in Electron: a data source on the networ
   it('skips a song whose URL the server refuses, with the reason it gave, and plays the next', async () => {
     await page.getByTestId('nav-home').click()
     await page.getByTestId('playlist-card').first().click()
+    // Home has song rows of its own: use rows only once the playlist's page is there.
+    await page.getByTestId('playlist-name').waitFor()
     const rows = page.locator('main [data-testid="song-row"]:not([aria-disabled])')
     await rows.nth(1).waitFor()
     const [refused, next] = await Promise.all([

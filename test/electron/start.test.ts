@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { ROOT, isPackagedFile, launchApp } from './harness'
 import type { StandInApp } from './harness'
-import { audioState, title, waitForClock } from '../e2e/playback-support'
+import { audioState, playRow, title, waitForClock } from '../e2e/playback-support'
 
 type MenuItem = { id?: string; label?: string; enabled?: boolean }
 const lastMenu = (app: StandInApp) => app.all('tray-menu').at(-1) as MenuItem[] | undefined
@@ -78,13 +78,9 @@ describe('the built app under the stand-in Electron: a fresh start', () => {
   it('plays a song from a playlist; the tray menu follows play and pause', async () => {
     await page.getByTestId('playlist-card').first().click()
     await page.getByTestId('playlist-name').waitFor()
-    const rows = page.locator('main [data-testid="song-row"]:not([aria-disabled])')
-    await rows.nth(0).waitFor()
-    const name = await rows.nth(0).getByTestId('song-name').innerText()
     const media: string[] = []
     page.on('request', (request) => void (request.resourceType() === 'media' && media.push(request.url())))
-    await rows.nth(0).getByTestId('song-name').dblclick()
-    await page.getByTestId('player-title').getByText(name, { exact: true }).waitFor()
+    const name = await playRow(page, page.locator('main [data-testid="song-row"]:not([aria-disabled])'), 0)
     await waitForClock(page, 0.5)
     expect(await title(page)).toBe(name)
     // The audio came from main's privileged scheme (protocol.handle), never from the data source's URL.
