@@ -1,5 +1,17 @@
 import { z } from 'zod'
-import { LANGUAGES, LOUDNESS_CHOICES, QUALITIES, SETTINGS_VERSION, THEMES } from './settings-choices'
+import {
+  CROSSFADE_MAX_SECONDS,
+  EQ_BANDS,
+  EQ_MAX_DB,
+  EQ_PRESET_NAMES,
+  LANGUAGES,
+  LOUDNESS_CHOICES,
+  QUALITIES,
+  SETTINGS_VERSION,
+  SPEED_MAX,
+  SPEED_MIN,
+  THEMES,
+} from './settings-choices'
 
 /** The settings' zod schemas: main only (it validates what it loads and every patch). */
 
@@ -12,6 +24,22 @@ export const settingsSchema = z.object({
   quality: z.enum(QUALITIES),
   /** Loudness normalisation target (renderer's Web Audio output). */
   loudness: z.enum(LOUDNESS_CHOICES),
+  /**
+   * The output device (`AudioContext.setSinkId`): its `deviceId` ('' = the system default) and its label,
+   * kept to name it when it is missing (unplugged: playback falls back to the default and says so).
+   */
+  outputDevice: z.object({ id: z.string().max(512), label: z.string().max(200) }),
+  /** The 10-band equaliser: on or off, the preset chosen, a gain per band of `EQ_BANDS` and a preamp (dB). */
+  equaliser: z.object({
+    enabled: z.boolean(),
+    preset: z.enum(EQ_PRESET_NAMES),
+    gains: z.array(z.number().min(-EQ_MAX_DB).max(EQ_MAX_DB)).length(EQ_BANDS.length),
+    preamp: z.number().min(-EQ_MAX_DB).max(EQ_MAX_DB),
+  }),
+  /** Playback speed, pitch kept. */
+  speed: z.number().min(SPEED_MIN).max(SPEED_MAX),
+  /** Crossfade between songs in seconds (0: off, gapless); never between consecutive tracks of one album. */
+  crossfadeSeconds: z.number().int().min(0).max(CROSSFADE_MAX_SECONDS),
   theme: z.enum(THEMES),
   language: z.enum(LANGUAGES),
   lyrics: z.object({

@@ -8,8 +8,20 @@ import type { settingsPatchSchema, settingsSchema } from './settings-schema'
  * zod; main's schemas are in `./settings-schema`.
  */
 
-export { LANGUAGES, LOUDNESS_CHOICES, QUALITIES, SETTINGS_VERSION, THEMES } from './settings-choices'
-export type { Language, LoudnessChoice, Quality, Theme } from './settings-choices'
+export {
+  CROSSFADE_MAX_SECONDS,
+  EQ_BANDS,
+  EQ_MAX_DB,
+  EQ_PRESET_NAMES,
+  LANGUAGES,
+  LOUDNESS_CHOICES,
+  QUALITIES,
+  SETTINGS_VERSION,
+  SPEED_MAX,
+  SPEED_MIN,
+  THEMES,
+} from './settings-choices'
+export type { EqPresetName, Language, LoudnessChoice, Quality, Theme } from './settings-choices'
 
 export type Settings = z.infer<typeof settingsSchema>
 
@@ -19,6 +31,10 @@ export const DEFAULT_SETTINGS: Settings = {
   allowInsecureStorage: false,
   quality: 'exhigh',
   loudness: '-14',
+  outputDevice: { id: '', label: '' },
+  equaliser: { enabled: false, preset: 'flat', gains: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], preamp: 0 },
+  speed: 1,
+  crossfadeSeconds: 0,
   theme: 'system',
   language: 'en',
   lyrics: {

@@ -36,6 +36,26 @@ describe('migrateSettings', () => {
     })
   })
 
+  it('keeps the sound settings that validate: a device, an equaliser of ten bands, a speed, a crossfade', () => {
+    const equaliser = { enabled: true, preset: 'custom', gains: [3, 2, 1, 0, 0, 0, 0, 1, 2, 3], preamp: -3 }
+    const kept = migrateSettings({
+      outputDevice: { id: 'abc', label: 'USB DAC' },
+      equaliser,
+      speed: 1.25,
+      crossfadeSeconds: 6,
+    })
+    expect(kept).toMatchObject({ outputDevice: { id: 'abc', label: 'USB DAC' }, equaliser, speed: 1.25 })
+    expect(kept.crossfadeSeconds).toBe(6)
+    const refused = migrateSettings({
+      equaliser: { ...equaliser, gains: [3, 2, 1] },
+      speed: 4,
+      crossfadeSeconds: 30,
+    })
+    expect(refused.equaliser).toEqual(DEFAULT_SETTINGS.equaliser)
+    expect(refused.speed).toBe(1)
+    expect(refused.crossfadeSeconds).toBe(0)
+  })
+
   it('migrates version 0 (the polling interval in seconds)', () => {
     expect(migrateSettings({ qrPollInterval: 4, keepSignedIn: false })).toMatchObject({
       version: SETTINGS_VERSION,

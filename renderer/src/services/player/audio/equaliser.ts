@@ -4,8 +4,10 @@
  * from `equaliserFilters`.
  */
 
-export const EQ_BANDS = [31, 62, 125, 250, 500, 1000, 2000, 4000, 8000, 16000] as const
-export const EQ_MAX_DB = 12
+import { EQ_BANDS, EQ_MAX_DB } from '@shared/settings'
+import type { EqPresetName } from '@shared/settings'
+
+export { EQ_BANDS, EQ_MAX_DB }
 const OCTAVE_Q = Math.SQRT2
 
 export const EQ_PRESETS = {
@@ -16,7 +18,7 @@ export const EQ_PRESETS = {
   rock: [4, 3, 2, 0, -1, -1, 1, 2, 3, 4],
   classical: [3, 2, 1, 0, 0, 0, -1, -1, 1, 2],
   electronic: [5, 4, 1, 0, -2, 1, 0, 1, 4, 5],
-} as const satisfies Record<string, readonly number[]>
+} as const satisfies Record<Exclude<EqPresetName, 'custom'>, readonly number[]>
 export type EqPreset = keyof typeof EQ_PRESETS
 
 export interface EqualiserSettings {
