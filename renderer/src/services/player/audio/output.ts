@@ -359,5 +359,9 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     setEqualiser: nodes.applyEqualiser,
     setSink: nodes.applySink,
   })
+  // The device the context really plays on, for end-to-end tests (the element's own `sinkId` is unused).
+  Object.defineProperty(face.face, 'sinkId', {
+    get: () => (nodes.context as { sinkId?: unknown } | undefined)?.sinkId ?? '',
+  })
   return output as unknown as WebAudioOutput
 }
