@@ -41,13 +41,25 @@ vi.mock('@renderer/services/player/engine', async (importOriginal) => ({
 }))
 
 /** The system's devices, changed by the test as a person plugs and unplugs them. */
-const system = { supported: true, infos: [] as DeviceInfo[], change: () => undefined as void }
+const system = {
+  supported: true,
+  infos: [] as DeviceInfo[],
+  change: () => undefined as void,
+  /** When set, the next list waits for it (an answer that arrives late). */
+  hold: undefined as Promise<void> | undefined,
+}
 vi.mock('@renderer/services/player/audio/output-devices', () => ({
   outputDevicesPort: () => ({
     get supported() {
       return system.supported
     },
-    list: async () => system.infos,
+    list: async () => {
+      const infos = system.infos
+      const hold = system.hold
+      system.hold = undefined
+      if (hold) await hold
+      return infos
+    },
     onChange: (listener: () => void) => {
       system.change = listener
       return () => undefined
@@ -77,6 +89,7 @@ beforeEach(() => {
   outputs.length = 0
   made.length = 0
   system.supported = true
+  system.hold = undefined
   system.infos = [speakers]
   settings = { ...DEFAULT_SETTINGS, outputDevice: { id: 'usb-dac', label: 'USB DAC' } }
   invoke.mockReset()
@@ -126,6 +139,23 @@ describe('the player sound', () => {
     // Back while the message is on screen: the message goes, it is no longer true.
     await plug(speakers, usb)
     expect(player.notice).toBeNull()
+  })
+
+  it('goes by the newest list when an older one answers late', async () => {
+    system.infos = [speakers, usb]
+    const { devices, output } = await startPlayer()
+    output.accepts.add('usb-dac')
+    expect(devices.sinkId).toBe('usb-dac')
+    // Unplugged: this list is slow; plugged back in: this one answers first.
+    let release = () => undefined as void
+    system.hold = new Promise<void>((resolve) => (release = resolve))
+    system.infos = [speakers]
+    system.change()
+    await plug(speakers, usb)
+    release()
+    await flushPromises()
+    expect(devices.sinkId).toBe('usb-dac')
+    expect(devices.devices.map((d) => d.deviceId)).toEqual(['speakers', 'usb-dac'])
   })
 
   it('falls back when the output cannot move onto a listed device', async () => {

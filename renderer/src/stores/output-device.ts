@@ -51,18 +51,23 @@ export const useOutputDeviceStore = defineStore('output-device', () => {
     announced = decision.missing
   }
 
+  /** Lists run one after another as devices change; only the newest one's answer counts. */
+  let listing = 0
   async function refresh() {
     if (!port.supported) {
       status.value = 'unsupported'
       decide()
       return
     }
+    const mine = ++listing
     if (status.value === 'idle') status.value = 'loading'
     try {
       const list = listOutputs(await port.list())
+      if (mine !== listing) return
       devices.value = list.devices
       status.value = list.hidden ? 'hidden' : 'ready'
     } catch {
+      if (mine !== listing) return
       devices.value = []
       status.value = 'error'
     }
