@@ -137,7 +137,7 @@ function openMainWindow() {
 }
 
 async function start() {
-  lockDownSession(session.defaultSession)
+  lockDownSession(session.defaultSession, isAppUrl)
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({
       responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [FRAME_CSP] },

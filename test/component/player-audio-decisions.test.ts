@@ -116,8 +116,8 @@ describe('equaliser', () => {
 
   it('gives each preset a preamp that keeps its largest boost from clipping', () => {
     expect(presetSettings('bass').preamp).toBe(-6)
-    expect(presetSettings('flat').preamp).toBe(-0)
-    expect(suggestedPreamp([-3, -2])).toBe(-0)
+    expect(presetSettings('flat').preamp).toBe(0)
+    expect(suggestedPreamp([-3, -2])).toBe(0)
   })
 })
 

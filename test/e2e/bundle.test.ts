@@ -51,6 +51,8 @@ describe('the built bundles', () => {
       /NowPlayingScreen\.vue/,
       /MiniPlayer\.vue/,
       /PlayerQueuePanel\.vue/,
+      /PlayerSoundPanel\.vue/,
+      /messages\/sound\.ts\?lang=en$/,
       /CollectionAddDialog\.vue/,
       /CollectionNameDialog\.vue/,
       /DesktopLyricsApp\.vue/,

@@ -94,19 +94,46 @@ describe('createLoginWindow', () => {
 })
 
 describe('lockDownSession', () => {
-  it('denies every permission request and check', () => {
+  type Check = (
+    contents: unknown,
+    permission: string,
+    origin: string,
+    details: { mediaType?: string },
+  ) => boolean
+  function lockedDown() {
     let request: ((c: unknown, p: string, cb: (ok: boolean) => void) => void) | undefined
-    let check: (() => boolean) | undefined
+    let check: Check | undefined
     let device: (() => boolean) | undefined
-    lockDownSession({
-      setPermissionRequestHandler: (h: typeof request) => (request = h),
-      setPermissionCheckHandler: (h: typeof check) => (check = h),
-      setDevicePermissionHandler: (h: typeof device) => (device = h),
-    } as never)
+    lockDownSession(
+      {
+        setPermissionRequestHandler: (h: typeof request) => (request = h),
+        setPermissionCheckHandler: (h: Check) => (check = h),
+        setDevicePermissionHandler: (h: typeof device) => (device = h),
+      } as never,
+      (url) => url.startsWith('file:///app/'),
+    )
+    return { request: request!, check: check!, device: device! }
+  }
+  const page = (url: string) => ({ getURL: () => url })
+
+  it('denies every permission request and device permission', () => {
+    const { request, device } = lockedDown()
     const answer = vi.fn()
-    request!(null, 'media', answer)
+    request(null, 'media', answer)
     expect(answer).toHaveBeenCalledWith(false)
-    expect(check!()).toBe(false)
-    expect(device!()).toBe(false)
+    expect(device()).toBe(false)
+  })
+
+  it('denies every check but our own page seeing its audio devices (to choose the output device)', () => {
+    const { check } = lockedDown()
+    const app = page('file:///app/index.html#/')
+    expect(check(app, 'media', 'file:///', { mediaType: 'audio' })).toBe(true)
+    expect(check(app, 'media', 'file:///', { mediaType: 'video' })).toBe(false)
+    expect(check(app, 'notifications', 'file:///', {})).toBe(false)
+    expect(check(app, 'clipboard-read', 'file:///', {})).toBe(false)
+    expect(
+      check(page('https://evil.example/'), 'media', 'https://evil.example', { mediaType: 'audio' }),
+    ).toBe(false)
+    expect(check(null, 'media', 'file:///', { mediaType: 'audio' })).toBe(false)
   })
 })

@@ -40,10 +40,19 @@ export function lockDownContents(contents: WebContents, isAppUrl: (url: string) 
   })
 }
 
-/** Playing audio needs no permission: every request and check is denied. */
-export function lockDownSession(session: Session): void {
+/**
+ * Every permission request and device permission is denied, and every permission check but one: our own
+ * page may see its audio devices. Chromium asks that check ('media', for audio) before it names the output
+ * devices in `enumerateDevices()` (ids and labels) and before `AudioContext.setSinkId` may play on one, so
+ * without it the output device cannot be chosen. It grants no microphone: `getUserMedia` goes through the
+ * request handler, which refuses.
+ */
+export function lockDownSession(session: Session, isAppUrl: (url: string) => boolean): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
-  session.setPermissionCheckHandler(() => false)
+  session.setPermissionCheckHandler(
+    (contents, permission, _origin, details) =>
+      permission === 'media' && details.mediaType === 'audio' && !!contents && isAppUrl(contents.getURL()),
+  )
   session.setDevicePermissionHandler(() => false)
 }
 

@@ -2,7 +2,7 @@ import { defineAsyncComponent } from 'vue'
 
 /**
  * What the first screen does not show, kept out of the initial JavaScript: the now-playing screen (with
- * its lyrics), the mini player, the queue panel and the collection dialogs are their own chunks, loaded
+ * its lyrics), the mini player, the queue and sound panels and the collection dialogs are their own chunks, loaded
  * when first shown and fetched ahead while the app is idle (`warmOverlays`) so opening them does not wait
  * for the file.
  */
@@ -10,6 +10,7 @@ const loaders = {
   nowPlaying: () => import('./now-playing/NowPlayingScreen.vue'),
   miniPlayer: () => import('./mini-player/MiniPlayer.vue'),
   queuePanel: () => import('./player/PlayerQueuePanel.vue'),
+  soundPanel: () => import('./player/PlayerSoundPanel.vue'),
   collectionAdd: () => import('./collection/CollectionAddDialog.vue'),
   collectionName: () => import('./collection/CollectionNameDialog.vue'),
 }
@@ -17,6 +18,7 @@ const loaders = {
 export const NowPlayingScreen = defineAsyncComponent(loaders.nowPlaying)
 export const MiniPlayer = defineAsyncComponent(loaders.miniPlayer)
 export const PlayerQueuePanel = defineAsyncComponent(loaders.queuePanel)
+export const PlayerSoundPanel = defineAsyncComponent(loaders.soundPanel)
 export const CollectionAddDialog = defineAsyncComponent(loaders.collectionAdd)
 export const CollectionNameDialog = defineAsyncComponent(loaders.collectionName)
 
@@ -33,6 +35,7 @@ export function warmOverlays(): void {
       NowPlayingScreen,
       MiniPlayer,
       PlayerQueuePanel,
+      PlayerSoundPanel,
       CollectionAddDialog,
       CollectionNameDialog,
     ]) {

@@ -48,3 +48,20 @@ export function totalDuration(ms: number): {
     }
   return { key: 'common.totalMinutes', values: { m: Math.floor(total / 60), s: total % 60 } }
 }
+
+/** A playback speed as the controls show it: `1×`, `1.5×`, `1.25×`. */
+export function formatSpeed(speed: number): string {
+  return `${Number(speed.toFixed(2))}×`
+}
+
+/** A gain in dB with its sign (a true minus): `+6 dB`, `−3 dB`, `0 dB`. */
+export function formatDb(db: number): string {
+  const size = Number(Math.abs(db).toFixed(1))
+  if (size === 0) return '0 dB'
+  return `${db > 0 ? '+' : '−'}${size} dB`
+}
+
+/** An equaliser band's centre: `31 Hz`, `1 kHz`, `16 kHz`. */
+export function formatHz(hz: number): string {
+  return hz < 1000 ? `${hz} Hz` : `${Number((hz / 1000).toFixed(1))} kHz`
+}

@@ -4,12 +4,13 @@ import type { Song } from '@shared/api/models'
 import { shouldRestartOnPrevious } from '@shared/player/queue'
 import type { RepeatMode } from '@shared/player/queue'
 import { invoke } from '@renderer/services/cadence'
-import { createAudioElement, createPlaybackEngine } from '@renderer/services/player/engine'
+import { createPlaybackEngine } from '@renderer/services/player/engine'
 import type { PlayerNotice } from '@renderer/services/player/engine'
 import { createPlayerSession } from '@renderer/services/player/session'
 import { useQueueStore } from '@renderer/stores/queue'
 import { useLikesStore } from '@renderer/stores/likes'
 import { useSettingsStore } from '@renderer/stores/settings'
+import { usePlayerSound } from '@renderer/stores/player-sound'
 import { toCadenceError } from '@renderer/services/cadence-error'
 
 /**
@@ -47,6 +48,11 @@ export const usePlayerStore = defineStore('player', () => {
     clearTimeout(noticeTimer)
     notice.value = null
   }
+  // Loudness, equaliser and output device (and the message when the chosen device is missing).
+  const sound = usePlayerSound(() => settings.value, {
+    notify,
+    clear: (type) => notice.value?.type === type && clearNotice(),
+  })
 
   /** Waits for the settings (the bitrate depends on them); loads them if nobody has yet. */
   function ensureSettings(): Promise<void> {
@@ -70,8 +76,7 @@ export const usePlayerStore = defineStore('player', () => {
     quality: () => settings.value.quality,
     ready: ensureSettings,
     notify,
-    // The loudness target is read as each song starts.
-    createAudio: () => createAudioElement({ loudnessTarget: () => settings.value.loudness }),
+    createAudio: sound.createAudio,
     onProgress: (reason) => session.onProgress(reason),
   })
   const { playing, status, positionMs, durationMs, volume, muted, error, detail, clockChanges } = engine
@@ -226,6 +231,7 @@ export const usePlayerStore = defineStore('player', () => {
     if (initialised) return initialised
     if (typeof window !== 'undefined') window.addEventListener('pagehide', () => void session.save())
     initialised = Promise.all([ensureSettings(), session.restore()]).then(() => undefined)
+    void sound.start()
     return initialised
   }
 

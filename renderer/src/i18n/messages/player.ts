@@ -22,12 +22,14 @@ export default {
     unmute: 'Unmute',
     queue: 'Queue',
     lyrics: 'Lyrics',
+    sound: 'Sound',
     dismiss: 'Dismiss',
     notice: {
       skipped: 'Skipped “{name}”: {reason}',
       stopped: 'Playback stopped: {message}',
       failed: '{message}',
       empty: 'Nothing to play yet: double-click a song, or press Play all on a list.',
+      device: '“{name}” is not connected: playing on the system default until it is back.',
     },
     reason: {
       unplayable: 'this song is not available',
@@ -69,12 +71,14 @@ export default {
     unmute: '取消静音',
     queue: '播放队列',
     lyrics: '歌词',
+    sound: '音效',
     dismiss: '关闭',
     notice: {
       skipped: '已跳过“{name}”：{reason}',
       stopped: '播放已停止：{message}',
       failed: '{message}',
       empty: '还没有可播放的歌曲：双击一首歌，或在列表上点“播放全部”。',
+      device: '“{name}”未连接：在它重新连接之前，使用系统默认设备播放。',
     },
     reason: {
       unplayable: '这首歌暂不可用',

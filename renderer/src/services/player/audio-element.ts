@@ -1,5 +1,5 @@
 import { createWebAudioOutput } from './audio/output'
-import type { OutputOptions } from './audio/output'
+import type { OutputOptions, WebAudioOutput } from './audio/output'
 import type { PlayerAudio } from './audio/player-audio'
 
 /**
@@ -21,3 +21,9 @@ export function createAudioElement(options: OutputOptions = {}): PlayerAudio {
 type GaplessOutput = PlayerAudio & { prepare(url: string | undefined): void }
 export const isGapless = (audio: PlayerAudio | undefined): audio is GaplessOutput =>
   typeof (audio as Partial<GaplessOutput> | undefined)?.prepare === 'function'
+
+/** An output with the sound controls: equaliser and output device (the Web Audio output). */
+export type SoundOutput = PlayerAudio & Pick<WebAudioOutput, 'setEqualiser' | 'setSink'>
+export const hasSoundControls = (audio: PlayerAudio | undefined): audio is SoundOutput =>
+  typeof (audio as Partial<SoundOutput> | undefined)?.setEqualiser === 'function' &&
+  typeof (audio as Partial<SoundOutput> | undefined)?.setSink === 'function'

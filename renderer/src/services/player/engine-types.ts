@@ -14,6 +14,8 @@ export type PlayerNotice =
   | { type: 'failed'; message: string; error?: CadenceError }
   /** Play was pressed with nothing in the queue. */
   | { type: 'empty' }
+  /** The chosen output device is not connected: playing on the system default (`label` names it). */
+  | { type: 'device'; label: string }
 export type PlayerStatus = 'idle' | 'loading' | 'ready' | 'error'
 
 /** The part of the queue the engine moves through (the queue store). */

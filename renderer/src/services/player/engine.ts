@@ -29,7 +29,9 @@ export type {
   SkipCause,
 } from './engine-types'
 export type { PlayerAudio } from './audio/player-audio'
-export { createAudioElement } from './audio-element'
+export { createAudioElement, hasSoundControls } from './audio-element'
+export type { SoundOutput } from './audio-element'
+export type { OutputOptions } from './audio/output'
 
 export type PlaybackEngine = ReturnType<typeof createPlaybackEngine>
 

@@ -5,7 +5,7 @@
  */
 
 import { EQ_BANDS, EQ_MAX_DB } from '@shared/settings'
-import type { EqPresetName } from '@shared/settings'
+import type { EqPresetName, Settings } from '@shared/settings'
 
 export { EQ_BANDS, EQ_MAX_DB }
 const OCTAVE_Q = Math.SQRT2
@@ -38,17 +38,23 @@ export interface FilterSpec {
 
 const clampDb = (db: number) => (Number.isFinite(db) ? Math.max(-EQ_MAX_DB, Math.min(EQ_MAX_DB, db)) : 0)
 
-/** The filters for the settings; none when off or flat (nothing in the signal path costs nothing). */
-export function equaliserFilters(settings: EqualiserSettings): FilterSpec[] {
-  if (!settings.enabled) return []
-  const gains = EQ_BANDS.map((_, i) => clampDb(settings.gains[i] ?? 0))
-  if (gains.every((gain) => gain === 0)) return []
+const bandGains = (gains: readonly number[]) => EQ_BANDS.map((_, i) => clampDb(gains[i] ?? 0))
+
+function bandFilters(gains: readonly number[]): FilterSpec[] {
   return EQ_BANDS.map((frequency, i) => ({
     type: i === 0 ? 'lowshelf' : i === EQ_BANDS.length - 1 ? 'highshelf' : 'peaking',
     frequency,
     q: OCTAVE_Q,
     gain: gains[i],
   }))
+}
+
+/** The filters for the settings; none when off or flat (nothing in the signal path costs nothing). */
+export function equaliserFilters(settings: EqualiserSettings): FilterSpec[] {
+  if (!settings.enabled) return []
+  const gains = bandGains(settings.gains)
+  if (gains.every((gain) => gain === 0)) return []
+  return bandFilters(gains)
 }
 
 /** The preamp in dB when on (clamped), else 0. */
@@ -58,10 +64,69 @@ export function equaliserPreamp(settings: EqualiserSettings): number {
 
 /** The preamp that keeps the largest boost from clipping: minus the highest band gain (never positive). */
 export function suggestedPreamp(gains: readonly number[]): number {
-  return -Math.max(0, ...gains.map(clampDb))
+  // `|| 0`: never −0 (it would be kept in the settings and shown as "−0 dB").
+  return -Math.max(0, ...gains.map(clampDb)) || 0
 }
 
 export function presetSettings(preset: EqPreset): Pick<EqualiserSettings, 'gains' | 'preamp'> {
   const gains = [...EQ_PRESETS[preset]]
   return { gains, preamp: suggestedPreamp(gains) }
+}
+
+export interface EqualiserChain {
+  /** The preamp in dB. */
+  preamp: number
+  /** Always the ten bands (a flat band is 0 dB, which a biquad passes unchanged). */
+  filters: FilterSpec[]
+}
+
+/**
+ * What the graph puts between the volume and the limiter: nothing when off, or on with flat bands and
+ * no preamp; otherwise the preamp and all ten bands, so a later change of any band or of the preamp is
+ * a glide of gains, never a change of the chain (which only turning it on or off makes).
+ */
+export function equaliserChain(settings: EqualiserSettings | undefined): EqualiserChain | undefined {
+  if (!settings?.enabled) return undefined
+  const preamp = equaliserPreamp(settings)
+  const gains = bandGains(settings.gains)
+  if (preamp === 0 && gains.every((gain) => gain === 0)) return undefined
+  return { preamp, filters: bandFilters(gains) }
+}
+
+/** What a new chain asks of the graph, given whether the chain is in the signal path now. */
+export type EqualiserStep = 'none' | 'insert' | 'retune' | 'remove'
+export function equaliserStep(inserted: boolean, next: EqualiserChain | undefined): EqualiserStep {
+  if (!next) return inserted ? 'remove' : 'none'
+  return inserted ? 'retune' : 'insert'
+}
+
+/** The equaliser as settings keep it (`settings.equaliser`). */
+export type EqualiserSetting = Settings['equaliser']
+
+/**
+ * A preset chosen: its gains and the preamp that keeps them from clipping. Choosing a preset turns the
+ * equaliser on (a preset not heard would look chosen and change nothing); "custom" keeps the gains.
+ */
+export function choosePreset(current: EqualiserSetting, preset: EqPresetName): EqualiserSetting {
+  if (preset === 'custom') return { ...current, enabled: true, preset }
+  return { enabled: true, preset, ...presetSettings(preset) }
+}
+
+/** One band moved (dB, clamped): the gains are the user's own from then on ("custom"). */
+export function withBand(current: EqualiserSetting, band: number, db: number): EqualiserSetting {
+  if (!Number.isInteger(band) || band < 0 || band >= EQ_BANDS.length || !Number.isFinite(db)) return current
+  const gains = bandGains(current.gains)
+  gains[band] = clampDb(db)
+  return { ...current, preset: 'custom', gains }
+}
+
+/** The preamp moved (dB, clamped). */
+export function withPreamp(current: EqualiserSetting, db: number): EqualiserSetting {
+  if (!Number.isFinite(db)) return current
+  return { ...current, preamp: clampDb(db) }
+}
+
+/** Back to flat: every band and the preamp at 0 dB (on or off as it was). */
+export function resetEqualiser(current: EqualiserSetting): EqualiserSetting {
+  return { enabled: current.enabled, preset: 'flat', ...presetSettings('flat') }
 }

@@ -1,3 +1,6 @@
+import type { EqualiserSettings } from './equaliser'
+import type { SinkResult } from './sink'
+
 /**
  * The Web Audio output's element-like face (`output.ts`): the members and events of an `<audio>`
  * element the engine uses, over the output's own state, and a hidden element carrying its clock for
@@ -47,6 +50,8 @@ export interface FaceControls {
   play(): Promise<void>
   pause(): void
   prepare(url: string | undefined): void
+  setEqualiser(settings: EqualiserSettings | undefined): void
+  setSink(sinkId: string): Promise<SinkResult>
 }
 
 export function createElementFace({ face, listeners }: Face, controls: FaceControls) {
@@ -107,6 +112,8 @@ export function createElementFace({ face, listeners }: Face, controls: FaceContr
       listeners.get(type)?.delete(listener)
     },
     prepare: controls.prepare,
+    setEqualiser: controls.setEqualiser,
+    setSink: controls.setSink,
   }
   // The hidden element shows the output's clock to end-to-end tests, as the old <audio> did.
   Object.defineProperties(face, {

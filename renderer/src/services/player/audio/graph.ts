@@ -1,15 +1,30 @@
 import { FADE_SECONDS } from './fades'
 import type { FadePlan } from './fades'
+import type { EqualiserSettings } from './equaliser'
+import { createEqualiserStage } from './equaliser-stage'
+import { applySink } from './sink'
+import type { SinkResult } from './sink'
+
+export interface GraphOptions {
+  createContext?: () => AudioContext
+  /** The equaliser's settings when the graph is made (later changes come through `applyEqualiser`). */
+  equaliser?: () => EqualiserSettings | undefined
+  /** The device to play on when the graph is made ('' = the system default; later: `applySink`). */
+  sinkId?: () => string
+  /** The device given by `sinkId` refused when the graph was made (gone, or not allowed). */
+  onSinkRefused?: (sinkId: string) => void
+}
 
 /**
  * The Web Audio output's graph (`output.ts`), made on first use: every song's gain node → the transport
- * gain (fades) → the volume gain → a limiter → the device. It also suspends the context once a pause's
- * fade has been heard.
+ * gain (fades) → the volume gain → the equaliser when on (`equaliser-stage.ts`) → a limiter → the device
+ * (`sink.ts`). It also suspends the context once a pause's fade has been heard.
  */
-export function createOutputGraph(options: { createContext?: () => AudioContext }) {
+export function createOutputGraph(options: GraphOptions) {
   let context: AudioContext | undefined
   let transport: GainNode
   let volumeNode: GainNode
+  let equaliser: ReturnType<typeof createEqualiserStage>
   let suspendTimer: ReturnType<typeof setTimeout> | undefined
 
   function graph(): AudioContext {
@@ -24,7 +39,16 @@ export function createOutputGraph(options: { createContext?: () => AudioContext 
     volumeNode = context.createGain()
     transport = context.createGain()
     transport.gain.value = 0
-    transport.connect(volumeNode).connect(limiter).connect(context.destination)
+    transport.connect(volumeNode)
+    limiter.connect(context.destination)
+    equaliser = createEqualiserStage(context, volumeNode, limiter)
+    equaliser.apply(options.equaliser?.())
+    const sinkId = options.sinkId?.() ?? ''
+    if (sinkId) {
+      void applySink(context, sinkId).then((result) => {
+        if (result === 'refused') options.onSinkRefused?.(sinkId)
+      })
+    }
     return context
   }
 
@@ -45,6 +69,14 @@ export function createOutputGraph(options: { createContext?: () => AudioContext 
         gain.cancelAndHoldAtTime(ramp.at)
         gain.linearRampToValueAtTime(ramp.to, ramp.at + ramp.seconds)
       }
+    },
+    /** The equaliser's new settings, heard at once (glides, never a stop); kept for the graph if not made yet. */
+    applyEqualiser(settings: EqualiserSettings | undefined) {
+      if (context) equaliser.apply(settings)
+    },
+    /** Moves the output to another device while it plays; before the graph exists `sinkId` is read then. */
+    applySink(sinkId: string): Promise<SinkResult> {
+      return context ? applySink(context, sinkId) : Promise.resolve('done')
     },
     applyVolume(level: number) {
       if (!context) return

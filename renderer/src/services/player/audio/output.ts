@@ -4,9 +4,12 @@ import { planFade } from './fades'
 import { createGainStage } from './gain-stage'
 import { PREPARE_AHEAD_SECONDS, shouldPrepareNext } from './gapless'
 import { createOutputGraph } from './graph'
+import type { GraphOptions } from './graph'
 import { createLoad, MediaFailure } from './media-load'
 import { Track } from './track'
 import type { LoudnessTarget } from '@shared/audio/gain'
+import type { EqualiserSettings } from './equaliser'
+import type { SinkResult } from './sink'
 
 /**
  * The Web Audio output: what the engine drives in place of an `<audio>` element (same members, same
@@ -22,6 +25,8 @@ import type { LoudnessTarget } from '@shared/audio/gain'
  * - Loudness: each song's gain node plays it toward −14 LUFS from its measured EBU R128 loudness
  *   (`loudness.ts`: measured once in a worker, stored per source and song); an unmeasured song starts at
  *   a safe gain and is ramped once measured. The chain ends in a limiter.
+ * - Equaliser and output device: settings read when the graph is made, then applied as they change
+ *   (`setEqualiser`, `setSink`) without stopping the music.
  * - Pause, resume, seek and stop fade the transport gain over 12 ms on the audio clock; a pause stops
  *   the song at the fade's end (and suspends the context once the fade has been heard), play starts it
  *   again there under a fade in, as a seek does.
@@ -29,14 +34,14 @@ import type { LoudnessTarget } from '@shared/audio/gain'
  *   docs/playback.md).
  *
  * Its parts: `track.ts` (one song fetched, decoded and scheduled on the audio clock), `media-load.ts`
- * (ranged fetches of the media scheme), `graph.ts` (context, transport fades, volume, limiter),
+ * (ranged fetches of the media scheme), `graph.ts` (context, transport fades, volume, limiter, with
+ * `equaliser-stage.ts` and `sink.ts`),
  * `gain-stage.ts` (loudness gain) and `facade.ts` (the element-like members, events, hidden element).
  */
 
-export interface OutputOptions {
+export interface OutputOptions extends GraphOptions {
   /** Fetches a range of a media address (default: `fetch`, which Electron allows on the privileged scheme). */
   fetch?: typeof fetch
-  createContext?: () => AudioContext
   /** The loudness target (default −14 LUFS). */
   loudnessTarget?: () => LoudnessTarget
 }
@@ -51,6 +56,10 @@ export type WebAudioOutput = PlayerAudio & {
   /** The song that follows the current one when it ends: opened ahead and started on its last frame. */
   prepare(url: string | undefined): void
   readonly context: AudioContext
+  /** The equaliser's settings changed: heard at once, the music goes on. */
+  setEqualiser(settings: EqualiserSettings | undefined): void
+  /** Plays on another device ('' = the system default), the music going on. */
+  setSink(sinkId: string): Promise<SinkResult>
 }
 
 /** The Web Audio output, with a hidden element carrying its clock for end-to-end tests (`player-audio`). */
@@ -347,6 +356,12 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     play,
     pause,
     prepare,
+    setEqualiser: nodes.applyEqualiser,
+    setSink: nodes.applySink,
+  })
+  // The device the context really plays on, for end-to-end tests (the element's own `sinkId` is unused).
+  Object.defineProperty(face.face, 'sinkId', {
+    get: () => (nodes.context as { sinkId?: unknown } | undefined)?.sinkId ?? '',
   })
   return output as unknown as WebAudioOutput
 }

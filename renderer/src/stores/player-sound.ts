@@ -1,0 +1,57 @@
+import { watch } from 'vue'
+import type { Settings } from '@shared/settings'
+import { createAudioElement, hasSoundControls } from '@renderer/services/player/engine'
+import type { OutputOptions, PlayerAudio, PlayerNotice, SoundOutput } from '@renderer/services/player/engine'
+import { useOutputDeviceStore } from '@renderer/stores/output-device'
+
+/**
+ * The sound settings carried to the player's output (a helper of the player store, docs/playback.md
+ * "The sound"): loudness read as each song starts, the equaliser and the output device read when the
+ * output's graph is made and then applied as they change, and the one message when the chosen device is
+ * missing. Speed and crossfade are settings the output reads on its own.
+ */
+export function usePlayerSound(
+  settings: () => Settings,
+  notices: { notify(notice: PlayerNotice): void; clear(type: PlayerNotice['type']): void },
+) {
+  const devices = useOutputDeviceStore()
+  let output: SoundOutput | undefined
+
+  const options: OutputOptions = {
+    loudnessTarget: () => settings().loudness,
+    equaliser: () => settings().equaliser,
+    sinkId: () => devices.sinkId,
+    onSinkRefused: (id) => devices.refusedSink(id),
+  }
+
+  watch(
+    () => settings().equaliser,
+    (equaliser) => output?.setEqualiser(equaliser),
+  )
+  watch(
+    () => devices.sinkId,
+    (id) => {
+      void output?.setSink(id).then((result) => {
+        if (result === 'refused') devices.refusedSink(id)
+      })
+    },
+  )
+  watch(
+    () => devices.announcement,
+    (missing) => {
+      if (missing) notices.notify({ type: 'device', label: missing.label })
+      else notices.clear('device')
+    },
+  )
+
+  return {
+    /** Makes the player's output with the sound settings (the engine calls it once). */
+    createAudio(): PlayerAudio {
+      const audio = createAudioElement(options)
+      if (hasSoundControls(audio)) output = audio
+      return audio
+    },
+    /** Lists the devices and follows them (at the player's start). */
+    start: () => devices.start(),
+  }
+}
