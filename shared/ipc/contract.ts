@@ -226,6 +226,8 @@ export type PlaylistHead = Omit<Playlist, 'songs'> & {
   total: number
   /** Rows from index 0 (enough for the first screens). */
   rows: Song[]
+  /** The songs' total time in ms, when main has the whole list (and any song says how long it is). */
+  duration?: number
 }
 /**
  * The longest search the app sends, in characters: the reference data source's own cap (longer words

@@ -54,4 +54,11 @@ describe('PlaylistHeader', () => {
     })
     expect(disabled(pagedOk, 'shuffle')).toBe(false)
   })
+
+  it('shows a paged list’s total time from main, and none when main does not know it', () => {
+    const known = mountHeader({ playlist: { ...list({ size: 300 }), duration: 3_725_000 }, kind: 'Playlist' })
+    expect(known.get('[data-testid="playlist-duration"]').text()).toBe('1 h 2 min')
+    const unknown = mountHeader({ playlist: list({ size: 3000 }), kind: 'Playlist' })
+    expect(unknown.find('[data-testid="playlist-duration"]').exists()).toBe(false)
+  })
 })

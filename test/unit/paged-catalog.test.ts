@@ -3,7 +3,10 @@ import type { Id } from '@shared/api/models'
 import type { ApiClient, PlaylistWithRawSongs } from '@main/core/api/client'
 import { createPagedCatalog } from '@main/core/catalog/paged'
 
-/** A raw song as a data source sends it; `touched` counts reads of its fields (validation reads them). */
+/**
+ * A raw song as a data source sends it; `touched` counts reads of its fields (validation reads them),
+ * apart from `duration`, which the header's total time reads from every song without validating it.
+ */
 function rawSong(i: number, touched: Set<number>) {
   const song = {
     id: i + 1,
@@ -24,7 +27,7 @@ function rawSong(i: number, touched: Set<number>) {
   }
   return new Proxy(song, {
     get(target, key, receiver) {
-      touched.add(i)
+      if (key !== 'duration') touched.add(i)
       return Reflect.get(target, key, receiver)
     },
   })
@@ -102,6 +105,16 @@ describe('paged catalogue', () => {
     expect(page.rows[0].name).toBe('Song 2500')
     expect(source.requests).toHaveLength(1)
     expect([...source.touched].every((i) => i < 100 || (i >= 2_500 && i < 2_550))).toBe(true)
+  })
+
+  it('gives the total time when it has the whole list, and none while pages are missing', async () => {
+    // Song i lasts i seconds: 0 + 1 + … + 2,999 s.
+    const whole = await fakeSource(3_000, { paging: false }).catalog.open(7)
+    expect(whole.duration).toBe(1000 * ((2_999 * 3_000) / 2))
+    const short = await fakeSource(10, { paging: true }).catalog.open(7)
+    expect(short.duration).toBe(45_000)
+    const paged = await fakeSource(10_000, { paging: true }).catalog.open(7)
+    expect(paged).not.toHaveProperty('duration')
   })
 
   it('sends rows with only what rows show', async () => {

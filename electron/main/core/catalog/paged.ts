@@ -4,6 +4,7 @@ import type { Id, Song } from '@shared/api/models'
 import type { PlaylistHead, PlaylistRows, PlaylistSort } from '@shared/ipc/contract'
 import type { ApiClient, PlaylistWithRawSongs } from '../api/client'
 import type { ActiveCall } from '../sources/active'
+import { totalDuration } from './durations'
 
 /**
  * The paged catalogue: main keeps a playlist's whole song list and the renderer asks for ranges of rows.
@@ -170,7 +171,15 @@ export function createPagedCatalog(options: PagedCatalogOptions) {
       fill(entry, answer, 0, serverPage)
       if (!entry.complete && entry.raw.length >= entry.total) entry.complete = true
       remember(entry)
-      return { ...head, size: entry.total, total: entry.total, rows: rowsOf(entry, 0, firstRows) }
+      // The total time when every song is here (a list the server sent whole, or one page long).
+      const duration = entry.complete ? await totalDuration(entry.raw) : undefined
+      return {
+        ...head,
+        size: entry.total,
+        total: entry.total,
+        rows: rowsOf(entry, 0, firstRows),
+        ...(duration === undefined ? {} : { duration }),
+      }
     })
   }
 
