@@ -70,11 +70,22 @@ export const usePlayerStore = defineStore('player', () => {
     quality: () => settings.value.quality,
     ready: ensureSettings,
     notify,
-    // The loudness target is read as each song starts.
-    createAudio: () => createAudioElement({ loudnessTarget: () => settings.value.loudness }),
+    // The loudness target is read as each song starts, the crossfade as each following song is planned.
+    createAudio: () =>
+      createAudioElement({
+        loudnessTarget: () => settings.value.loudness,
+        crossfadeSeconds: () => settings.value.crossfadeSeconds,
+      }),
     onProgress: (reason) => session.onProgress(reason),
   })
-  const { playing, status, positionMs, durationMs, volume, muted, error, detail, clockChanges } = engine
+  const { playing, status, positionMs, durationMs, volume, muted, speed, error, detail, clockChanges } =
+    engine
+  // Speed applies at once, also while a song plays.
+  watch(
+    () => settings.value.speed,
+    (value) => engine.setSpeed(value),
+    { immediate: true },
+  )
   const session = createPlayerSession({
     queue: q,
     engine: reactive(engine),
@@ -242,6 +253,7 @@ export const usePlayerStore = defineStore('player', () => {
     durationMs,
     volume,
     muted,
+    speed,
     shuffle,
     repeat,
     liked,
