@@ -13,6 +13,8 @@ export class FakeAudio extends EventTarget {
   paused = true
   volume = 1
   muted = false
+  playbackRate = 1
+  defaultPlaybackRate = 1
   readyState = 0
   error: MediaError | null = null
   private time = 0

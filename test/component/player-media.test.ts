@@ -5,6 +5,7 @@ import { DEFAULT_SETTINGS } from '@shared/settings'
 import type { Song } from '@shared/api/models'
 import { startMediaIntegration } from '@renderer/services/player/media'
 import { usePlayerStore } from '@renderer/stores/player'
+import { useSettingsStore } from '@renderer/stores/settings'
 import { audios, lastAudio, resolved, song } from './player-fakes'
 
 const invoke = vi.fn()
@@ -92,5 +93,27 @@ describe('media integration: the OS media session', () => {
 
     stop()
     expect(handlers.get('play')).toBeNull()
+  })
+
+  it('plays at the speed setting, changed while playing, and gives the OS that rate with song positions', async () => {
+    const player = usePlayerStore()
+    const stop = startMediaIntegration(player, { main: false })
+    await player.playSongs(catalogue)
+    await flushPromises()
+    lastAudio().advance(6)
+    useSettingsStore().settings = { ...DEFAULT_SETTINGS, speed: 1.5 }
+    await flushPromises()
+    expect(lastAudio().playbackRate).toBe(1.5)
+    expect(player.speed).toBe(1.5)
+    expect(session.setPositionState).toHaveBeenLastCalledWith({
+      duration: 30,
+      playbackRate: 1.5,
+      position: 6,
+    })
+    // Out of range (an old or hand-edited file): held within 0.5–2×.
+    useSettingsStore().settings = { ...DEFAULT_SETTINGS, speed: 7 }
+    await flushPromises()
+    expect(lastAudio().playbackRate).toBe(2)
+    stop()
   })
 })

@@ -8,7 +8,8 @@ import { useOutputDeviceStore } from '@renderer/stores/output-device'
  * The sound settings carried to the player's output (a helper of the player store, docs/playback.md
  * "The sound"): loudness read as each song starts, the equaliser and the output device read when the
  * output's graph is made and then applied as they change, and the one message when the chosen device is
- * missing. Speed and crossfade are settings the output reads on its own.
+ * missing; the crossfade read as each following song is planned. Speed is applied by the player store
+ * (`engine.setSpeed`).
  */
 export function usePlayerSound(
   settings: () => Settings,
@@ -19,6 +20,8 @@ export function usePlayerSound(
 
   const options: OutputOptions = {
     loudnessTarget: () => settings().loudness,
+    // Read as each following song is planned.
+    crossfadeSeconds: () => settings().crossfadeSeconds,
     equaliser: () => settings().equaliser,
     sinkId: () => devices.sinkId,
     onSinkRefused: (id) => devices.refusedSink(id),

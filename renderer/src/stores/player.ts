@@ -79,7 +79,14 @@ export const usePlayerStore = defineStore('player', () => {
     createAudio: sound.createAudio,
     onProgress: (reason) => session.onProgress(reason),
   })
-  const { playing, status, positionMs, durationMs, volume, muted, error, detail, clockChanges } = engine
+  const { playing, status, positionMs, durationMs, volume, muted, speed, error, detail, clockChanges } =
+    engine
+  // Speed applies at once, also while a song plays.
+  watch(
+    () => settings.value.speed,
+    (value) => engine.setSpeed(value),
+    { immediate: true },
+  )
   const session = createPlayerSession({
     queue: q,
     engine: reactive(engine),
@@ -248,6 +255,7 @@ export const usePlayerStore = defineStore('player', () => {
     durationMs,
     volume,
     muted,
+    speed,
     shuffle,
     repeat,
     liked,

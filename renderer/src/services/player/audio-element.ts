@@ -1,6 +1,7 @@
 import { createWebAudioOutput } from './audio/output'
 import type { OutputOptions, WebAudioOutput } from './audio/output'
 import type { PlayerAudio } from './audio/player-audio'
+import type { SongPair } from './audio/gapless'
 
 /**
  * The real element, mounted hidden in the document with `data-testid="player-audio"` so end-to-end tests
@@ -11,14 +12,19 @@ export function createAudioElement(options: OutputOptions = {}): PlayerAudio {
   if (typeof AudioContext !== 'undefined') return createWebAudioOutput(options)
   const audio = document.createElement('audio')
   audio.preload = 'auto'
+  // Speed keeps the pitch, as the Web Audio output's does (the element's default, said outright).
+  audio.preservesPitch = true
   audio.dataset.testid = 'player-audio'
   audio.hidden = true
   document.body.appendChild(audio)
   return audio
 }
 
-/** An output that can start the following song on the current one's last frame (the Web Audio output). */
-type GaplessOutput = PlayerAudio & { prepare(url: string | undefined): void }
+/**
+ * An output that can start the following song on the current one's last frame, or crossfade into it
+ * (the Web Audio output).
+ */
+type GaplessOutput = PlayerAudio & { prepare(url: string | undefined, songs?: SongPair): void }
 export const isGapless = (audio: PlayerAudio | undefined): audio is GaplessOutput =>
   typeof (audio as Partial<GaplessOutput> | undefined)?.prepare === 'function'
 

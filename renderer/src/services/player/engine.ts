@@ -1,11 +1,13 @@
 import { ref, shallowRef } from 'vue'
 import type { Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
+import { SPEED_MAX, SPEED_MIN } from '@shared/settings'
 import { toCadenceError } from '@renderer/services/cadence-error'
 import { createAudioElement, isGapless } from './audio-element'
 import type { PlayerAudio } from './audio/player-audio'
 import type { LoadOptions, PlaybackEngineDeps, PlayerStatus, SkipCause } from './engine-types'
 import { isSourceDown } from './recovery'
+import type { TrackInfo } from './audio/gapless'
 import { createResolveCache } from './resolve-cache'
 import type { Resolution } from './resolve-cache'
 
@@ -43,6 +45,8 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
   const durationMs = ref(0)
   const volume = ref(1)
   const muted = ref(false)
+  /** Playback speed, 0.5–2×, the pitch kept; positions stay in song time. */
+  const speed = ref(1)
   const error = shallowRef<CadenceError>()
   /** The resolved song (meta with url, lyrics, isFavorite) of the current entry, once known. */
   const detail = shallowRef<Song | null>(null)
@@ -67,6 +71,7 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     audio = el
     el.volume = volume.value
     el.muted = muted.value
+    applySpeed(el)
     el.addEventListener('playing', () => {
       playing.value = true
       status.value = 'ready'
@@ -149,9 +154,12 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
       return
     }
     const mine = generation
+    // The album rule of the crossfade: none between consecutive tracks of one album.
+    const songs = { current: trackInfo(current.item), next: trackInfo(following.item) }
     resolveSong(following.item).then(
       (resolution) => {
-        if (mine === generation && q.peekAdvance?.()?.key === following.key) output.prepare(resolution.url)
+        if (mine === generation && q.peekAdvance?.()?.key === following.key)
+          output.prepare(resolution.url, songs)
       },
       () => undefined,
     )
@@ -338,6 +346,19 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     muted.value = value
     if (audio) audio.muted = value
   }
+  /** Speed from now on, the pitch kept (the Web Audio output applies it within 0.2 s, without a gap). */
+  function setSpeed(value: number) {
+    const next = Number.isFinite(value) ? Math.min(SPEED_MAX, Math.max(SPEED_MIN, value)) : 1
+    if (next === speed.value) return
+    speed.value = next
+    clockChanges.value++
+    if (audio) applySpeed(audio)
+  }
+  function applySpeed(el: PlayerAudio) {
+    // The default too: a plain element's load() resets its rate to the default.
+    el.defaultPlaybackRate = speed.value
+    el.playbackRate = speed.value
+  }
 
   /** The exact audio clock (for word-by-word lyrics, which need more than `timeupdate`'s 4 Hz). */
   function currentTimeMs(): number {
@@ -351,6 +372,7 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     durationMs,
     volume,
     muted,
+    speed,
     error,
     detail,
     clockChanges,
@@ -364,7 +386,13 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     seek,
     setVolume,
     setMuted,
+    setSpeed,
     currentTimeMs,
     prefetchSoon,
   }
+}
+
+/** What the crossfade's album rule needs of a song (the data source gives no track numbers). */
+function trackInfo(song: Song): TrackInfo {
+  return { albumId: song.album?.id }
 }

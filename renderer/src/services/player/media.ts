@@ -24,6 +24,8 @@ export interface MediaPlayer {
   readonly liked: boolean
   readonly positionMs: number
   readonly durationMs: number
+  /** Playback speed (the OS extrapolates the position with it). */
+  readonly speed: number
   readonly clockChanges: number
   play(): unknown
   pause(): unknown
@@ -121,16 +123,17 @@ function connectMediaSession(player: MediaPlayer, session: MediaSession) {
     { immediate: true },
   )
 
-  // Position only when the clock jumps or its rate changes, never per `timeupdate` (the OS extrapolates).
+  // Position only when the clock jumps or its rate changes, never per `timeupdate` (the OS extrapolates
+  // at the speed: positions are song time).
   watch(
-    () => [player.clockChanges, player.durationMs, player.playing] as const,
+    () => [player.clockChanges, player.durationMs, player.playing, player.speed] as const,
     () => {
       const duration = player.durationMs / 1000
       if (!session.setPositionState || !(duration > 0)) return
       try {
         session.setPositionState({
           duration,
-          playbackRate: 1,
+          playbackRate: player.speed,
           position: Math.min(Math.max(player.positionMs / 1000, 0), duration),
         })
       } catch {

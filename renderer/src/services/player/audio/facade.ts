@@ -7,6 +7,8 @@ import type { SinkResult } from './sink'
  * end-to-end tests (`data-testid="player-audio"`, as the old `<audio>` had).
  */
 
+import type { SongPair } from './gapless'
+
 type Listener = (event: Event) => void
 
 /** The hidden element and the output's events (fired to the listeners and on the hidden element). */
@@ -49,9 +51,11 @@ export interface FaceControls {
   context(): AudioContext
   play(): Promise<void>
   pause(): void
-  prepare(url: string | undefined): void
+  prepare(url: string | undefined, songs?: SongPair): void
   setEqualiser(settings: EqualiserSettings | undefined): void
   setSink(sinkId: string): Promise<SinkResult>
+  speed(): number
+  setSpeed(value: number): void
 }
 
 export function createElementFace({ face, listeners }: Face, controls: FaceControls) {
@@ -95,6 +99,19 @@ export function createElementFace({ face, listeners }: Face, controls: FaceContr
     get context() {
       return controls.context()
     },
+    /** Playback speed, the pitch kept (an element's `preservesPitch`, always on here). */
+    get playbackRate() {
+      return controls.speed()
+    },
+    set playbackRate(value: number) {
+      controls.setSpeed(value)
+    },
+    get defaultPlaybackRate() {
+      return controls.speed()
+    },
+    set defaultPlaybackRate(value: number) {
+      controls.setSpeed(value)
+    },
     play: controls.play,
     pause: controls.pause,
     load() {
@@ -120,6 +137,8 @@ export function createElementFace({ face, listeners }: Face, controls: FaceContr
     currentTime: { get: () => output.currentTime },
     paused: { get: () => output.paused },
     src: { get: () => output.src },
+    duration: { get: () => output.duration },
+    playbackRate: { get: () => output.playbackRate },
   })
   return output
 }

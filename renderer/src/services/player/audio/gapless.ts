@@ -18,6 +18,12 @@ export interface TrackInfo {
   trackNumber?: number
 }
 
+/** The song playing and the one that follows it, for the crossfade's album rule. */
+export interface SongPair {
+  current: TrackInfo
+  next: TrackInfo
+}
+
 /** Whether to start preparing the next song now (`remaining`: seconds left of the current one). */
 export function shouldPrepareNext(
   remaining: number,

@@ -2,14 +2,16 @@ import type { PlayerAudio } from './player-audio'
 import { createElementFace, createFace } from './facade'
 import { planFade } from './fades'
 import { createGainStage } from './gain-stage'
-import { PREPARE_AHEAD_SECONDS, shouldPrepareNext } from './gapless'
+import type { SongPair } from './gapless'
 import { createOutputGraph } from './graph'
 import type { GraphOptions } from './graph'
 import { createLoad, MediaFailure } from './media-load'
-import { Track } from './track'
+import { createNextSong } from './next-song'
+import { frameAfter, START_LEAD_SECONDS, Track } from './track'
 import type { LoudnessTarget } from '@shared/audio/gain'
 import type { EqualiserSettings } from './equaliser'
 import type { SinkResult } from './sink'
+import { SPEED_MAX, SPEED_MIN } from '@shared/settings'
 
 /**
  * The Web Audio output: what the engine drives in place of an `<audio>` element (same members, same
@@ -19,9 +21,16 @@ import type { SinkResult } from './sink'
  *   resampled to the context's rate with the phase carried across chunks; each chunk is an
  *   AudioBufferSourceNode started at its exact frame on the audio clock. At most `AHEAD_SECONDS` are
  *   decoded ahead of the playhead; played chunks are let go.
- * - Gapless: `prepare(url)` names the song that follows; near the end it is opened and its first frame
- *   scheduled on the frame where the current song's last one ends. When the engine then sets `src` to
- *   it, it is adopted, already playing.
+ * - Gapless: `prepare(url, songs)` names the song that follows; near the end it is opened and its first
+ *   frame scheduled on the frame where the current song's last one ends. When the engine then sets `src`
+ *   to it, it is adopted, already playing.
+ * - Crossfade (`crossfadeSeconds`, off by default): the next song starts that long before the current
+ *   one ends instead (`crossfade.ts`: never between consecutive tracks of one album, at most half of
+ *   either song), with equal-power fades on each song's own fade gain. The output says `ended` when the
+ *   next song comes in, so the engine moves on then; the song before plays out under its fade.
+ * - Speed (`playbackRate`, 0.5–2×): each song is time-stretched with the pitch kept (`stretch.ts`),
+ *   and `currentTime` stays in song seconds. A change while playing is heard 0.2 s later, the song
+ *   rendered again from there and crossfaded in over 30 ms.
  * - Loudness: each song's gain node plays it toward −14 LUFS from its measured EBU R128 loudness
  *   (`loudness.ts`: measured once in a worker, stored per source and song); an unmeasured song starts at
  *   a safe gain and is ramped once measured. The chain ends in a limiter.
@@ -31,12 +40,13 @@ import type { SinkResult } from './sink'
  *   the song at the fade's end (and suspends the context once the fade has been heard), play starts it
  *   again there under a fade in, as a seek does.
  * - A file that is not WAV is fetched whole and decoded by `decodeAudioData` (held whole: see
- *   docs/playback.md).
+ *   docs/playback.md), then scheduled in chunks from memory like the rest.
  *
- * Its parts: `track.ts` (one song fetched, decoded and scheduled on the audio clock), `media-load.ts`
- * (ranged fetches of the media scheme), `graph.ts` (context, transport fades, volume, limiter, with
- * `equaliser-stage.ts` and `sink.ts`),
- * `gain-stage.ts` (loudness gain) and `facade.ts` (the element-like members, events, hidden element).
+ * Its parts: `track.ts` (one song read, stretched and scheduled on the audio clock, with
+ * `pcm-source.ts`, `stretch.ts` and `clock-map.ts`), `next-song.ts` (the following song: gapless or
+ * crossfaded, and the one playing out), `media-load.ts` (ranged fetches of the media scheme), `graph.ts`
+ * (context, transport fades, volume, limiter, with `equaliser-stage.ts` and `sink.ts`), `gain-stage.ts`
+ * (loudness gain) and `facade.ts` (the element-like members, events, hidden element).
  */
 
 export interface OutputOptions extends GraphOptions {
@@ -44,23 +54,31 @@ export interface OutputOptions extends GraphOptions {
   fetch?: typeof fetch
   /** The loudness target (default −14 LUFS). */
   loudnessTarget?: () => LoudnessTarget
+  /** The crossfade (s; 0, the default, is gapless), read as each following song is planned. */
+  crossfadeSeconds?: () => number
 }
 
-/** How far ahead of "now" a new start is scheduled: room for the graph to pick it up. */
-const START_LEAD_SECONDS = 0.01
 const TICK_MS = 250
-/** How long a song that started on the previous one's last frame waits for the engine to take it. */
-const ADOPT_GRACE_MS = 5000
+/** A speed change is heard this long after it is asked: time to render the song again from there. */
+const SPEED_LEAD_SECONDS = 0.2
 
 export type WebAudioOutput = PlayerAudio & {
-  /** The song that follows the current one when it ends: opened ahead and started on its last frame. */
-  prepare(url: string | undefined): void
+  /**
+   * The song that follows the current one when it ends: opened ahead and started on its last frame, or
+   * crossfaded in. `songs` (album ids, track numbers) decides whether a crossfade applies.
+   */
+  prepare(url: string | undefined, songs?: SongPair): void
+  /** Speed, 0.5–2×, the pitch kept. */
+  playbackRate: number
   readonly context: AudioContext
   /** The equaliser's settings changed: heard at once, the music goes on. */
   setEqualiser(settings: EqualiserSettings | undefined): void
   /** Plays on another device ('' = the system default), the music going on. */
   setSink(sinkId: string): Promise<SinkResult>
 }
+
+const clampSpeed = (value: number) =>
+  Number.isFinite(value) ? Math.min(SPEED_MAX, Math.max(SPEED_MIN, value)) : 1
 
 /** The Web Audio output, with a hidden element carrying its clock for end-to-end tests (`player-audio`). */
 export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutput {
@@ -72,8 +90,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
   const applyLoudness = createGainStage(options, load, () => nodes.context)
 
   let current: Track | undefined
-  let prepared: Track | undefined
-  let nextUrl: string | undefined
+  let speed = 1
   let src = ''
   let paused = true
   let ended = false
@@ -86,11 +103,15 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
   let ticker: ReturnType<typeof setInterval> | undefined
 
   const now = () => graph().currentTime
-  /** The next frame boundary at least `lead` from now. */
-  const frameAfter = (lead: number) => {
-    const rate = graph().sampleRate
-    return Math.ceil((now() + lead) * rate) / rate
-  }
+  const newTrack = (url: string) => new Track(url, graph(), nodes.transport, load, underrun, speed)
+  const next = createNextSong({
+    context: graph,
+    newTrack,
+    applyLoudness,
+    crossfadeSeconds: () => options.crossfadeSeconds?.() ?? 0,
+    playing: () => (paused || ended ? undefined : current),
+    face: face.face,
+  })
 
   function applyVolume() {
     nodes.applyVolume(muted ? 0 : volume * volume)
@@ -121,36 +142,8 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     if (!track || paused) return
     void track.pump()
     emit('timeupdate')
-    const clock = now()
-    const remaining = (track.endTime ?? Number.POSITIVE_INFINITY) - clock
-    if (
-      nextUrl &&
-      shouldPrepareNext(
-        Number.isFinite(track.duration) ? track.duration - track.position(clock) : Infinity,
-        !!prepared,
-      )
-    ) {
-      if (track.endTime !== undefined || track.duration - track.position(clock) <= PREPARE_AHEAD_SECONDS)
-        prepareNext(track)
-    }
-    if (track.endTime !== undefined && remaining <= 0) finish(track)
-  }
-
-  function prepareNext(track: Track) {
-    if (!nextUrl || prepared || track.endTime === undefined) return
-    const next = new Track(nextUrl, graph(), nodes.transport, load, underrun)
-    prepared = next
-    const at = track.endTime
-    next.opened.then(
-      () => applyLoudness(next),
-      () => undefined,
-    )
-    next
-      .startAt(0, at, () => at)
-      .catch(() => {
-        if (prepared === next) prepared = undefined
-        next.dispose(now())
-      })
+    const handover = next.tick(track)
+    if (handover !== undefined && now() >= handover) finish(track)
   }
 
   function finish(track: Track) {
@@ -158,22 +151,12 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     ended = true
     paused = true
     pendingPosition = track.duration
+    // The prepared song plays on; if the engine does not adopt it (it may first have to resolve the song
+    // again, over IPC), it is stopped after a grace long enough for that.
+    if (!next.awaitAdoption()) stopTicker()
     emit('timeupdate')
     emit('pause')
     emit('ended')
-    // The prepared song plays on; if the engine does not adopt it (it may first have to resolve the song
-    // again, over IPC), it is stopped after a grace long enough for that.
-    const next = prepared
-    if (next) {
-      setTimeout(() => {
-        if (prepared === next && current !== next) {
-          prepared = undefined
-          next.dispose(now())
-        }
-      }, ADOPT_GRACE_MS)
-    } else {
-      stopTicker()
-    }
   }
 
   function setSource(url: string) {
@@ -182,11 +165,12 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     ended = false
     pendingPosition = 0
     const old = current
-    if (prepared && prepared.url === url && old && old.endTime !== undefined && now() >= old.endTime - 0.05) {
-      // Gapless: the prepared song already started on the previous one's last frame.
-      current = prepared
-      prepared = undefined
-      old.dispose(now())
+    const adopted = old && next.adopt(url, old)
+    if (adopted) {
+      // The prepared song already started: on the previous one's last frame, or under a crossfade.
+      current = adopted
+      if (adopted.speed !== speed)
+        adopted.changeSpeed(speed, SPEED_LEAD_SECONDS).catch((failure) => fail(adopted, failure))
       src = url
       paused = false
       // As an element does for a new source (the song is already playing).
@@ -199,14 +183,11 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
       return
     }
     if (old) {
-      const plan = planFade('stop', now())
-      if (!paused) applyFade(plan)
-      old.dispose(plan.cutAt ?? now())
+      if (!paused) applyFade(planFade('stop', now()))
+      // Its own fade too: after a crossfade's `ended` it is still heard, though the output is paused.
+      old.cut(now())
     }
-    if (prepared) {
-      prepared.dispose(now())
-      prepared = undefined
-    }
+    next.stop()
     paused = true
     stopTicker()
     src = url
@@ -214,7 +195,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
       current = undefined
       return
     }
-    const track = new Track(url, graph(), nodes.transport, load, underrun)
+    const track = newTrack(url)
     current = track
     const mine = generation
     track.opened.then(
@@ -250,7 +231,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     if (track.needsStart) {
       let at: number | undefined
       try {
-        at = await track.startAt(pendingPosition, now(), () => frameAfter(START_LEAD_SECONDS))
+        at = await track.startAt(pendingPosition, now(), () => frameAfter(context, START_LEAD_SECONDS))
       } catch (failure) {
         fail(track, failure)
         return
@@ -276,11 +257,10 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
       pendingPosition = track.position(now())
       track.stopChunks(plan.cutAt!)
       track.needsStart = true
+      // A crossfade cut short: the song plays on at full level.
+      track.settle(plan.cutAt!)
     }
-    if (prepared) {
-      prepared.dispose(now())
-      prepared = undefined
-    }
+    next.stop()
     stopTicker()
     emit('timeupdate')
     emit('pause')
@@ -293,12 +273,10 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     const target = Math.max(0, Number.isFinite(duration) ? Math.min(seconds, duration) : seconds)
     pendingPosition = target
     ended = false
-    if (prepared) {
-      prepared.dispose(now())
-      prepared = undefined
-    }
+    next.stop()
     if (!track) return
     if (paused) {
+      track.settle(now())
       track.stopChunks(now())
       track.needsStart = true
       queueMicrotask(() => emit('seeked'))
@@ -309,8 +287,9 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     applyFade(plan)
     emit('seeking')
     const cut = plan.cutAt!
+    track.settle(cut)
     track
-      .startAt(target, cut, () => Math.max(cut, frameAfter(START_LEAD_SECONDS)))
+      .startAt(target, cut, () => Math.max(cut, frameAfter(graph(), START_LEAD_SECONDS)))
       .then((at) => {
         if (at === undefined || mine !== generation || paused) return
         applyFade(planFade('resume', Math.max(now(), at)))
@@ -320,12 +299,16 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
       .catch((failure) => fail(track, failure))
   }
 
-  function prepare(url: string | undefined) {
-    nextUrl = url
-    if (prepared && prepared.url !== url) {
-      prepared.dispose(now())
-      prepared = undefined
-    }
+  function setSpeed(value: number) {
+    const wanted = clampSpeed(value)
+    if (wanted === speed) return
+    speed = wanted
+    // A following song planned at the old speed is planned again once the new end is known.
+    next.replan()
+    emit('ratechange')
+    const track = current
+    if (!track || track.disposed || ended) return
+    track.changeSpeed(speed, SPEED_LEAD_SECONDS).catch((failure) => fail(track, failure))
   }
 
   const output = createElementFace(face, {
@@ -355,7 +338,9 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     context: graph,
     play,
     pause,
-    prepare,
+    prepare: (url: string | undefined, songs?: SongPair) => next.name(url, songs),
+    speed: () => speed,
+    setSpeed,
     setEqualiser: nodes.applyEqualiser,
     setSink: nodes.applySink,
   })

@@ -11,6 +11,8 @@ export type PlayerAudio = Pick<
   | 'volume'
   | 'muted'
   | 'readyState'
+  | 'playbackRate'
+  | 'defaultPlaybackRate'
   | 'error'
   | 'play'
   | 'pause'

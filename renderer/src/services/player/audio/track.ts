@@ -1,60 +1,84 @@
+import { ClockMap } from './clock-map'
+import { fadeCurve } from './crossfade'
+import { FADE_SECONDS } from './fades'
 import { AHEAD_SECONDS, CHUNK_SECONDS } from './memory'
 import { MediaFailure } from './media-load'
-import { createResampler } from './resample'
-import type { Resampler } from './resample'
-import { decodeFrames, frameRange, parseWavHeader } from './wav'
+import { bufferSource, wavSource } from './pcm-source'
+import type { PcmSource } from './pcm-source'
+import { createStretcher, FRAME_SECONDS, TOLERANCE_SECONDS } from './stretch'
+import type { Stretcher } from './stretch'
+import { parseWavHeader } from './wav'
 import type { WavLayout } from './wav'
 
 /**
- * One song on the audio clock (the Web Audio output's, `output.ts`): streamed from main's media scheme
- * with `fetch` + Range in chunks, decoded here (WAV) and resampled to the context's rate with the phase
- * carried across chunks; each chunk is an AudioBufferSourceNode started at its exact frame on the audio
- * clock. At most `AHEAD_SECONDS` are decoded ahead of the playhead; played chunks are let go. A file
- * that is not WAV is fetched whole and decoded by `decodeAudioData`.
+ * One song on the audio clock (the Web Audio output's, `output.ts`): its PCM read a stretch at a time
+ * (`pcm-source.ts`: a WAV file by byte ranges, decoded and resampled; other formats decoded whole by
+ * `decodeAudioData`), time-stretched to the playback speed with the pitch kept (`stretch.ts`; nothing is
+ * done at 1×), and scheduled as AudioBufferSourceNodes, each on the frame after the previous one's last.
+ * At most `AHEAD_SECONDS` of the clock are scheduled ahead of the playhead; played chunks are let go.
+ *
+ * Nodes: chunks → run gain (a speed change crossfades the old rendering into the new) → loudness gain
+ * (`output`) → crossfade gain (`fader`) → the output's transport gain.
  */
 
-/** First chunk small, so a click or a seek is heard at once; the rest in `CHUNK_SECONDS`. */
+/** First chunk small, so a click or a seek is heard at once; the rest in `CHUNK_SECONDS` of the clock. */
 const FIRST_CHUNK_SECONDS = 0.25
 const HEADER_BYTES = 64 * 1024
+/** A speed change crossfades the old rendering into the new over this long. */
+export const SPEED_SWITCH_SECONDS = 0.03
+/** How far ahead of "now" a new start is scheduled: room for the graph to pick it up. */
+export const START_LEAD_SECONDS = 0.01
 
 interface Chunk {
   node: AudioBufferSourceNode
-  /** Clock time its first frame plays. */
-  at: number
   end: number
+  /** When it was told to stop: a later, later stop must not undo an earlier one. */
+  stopAt: number
+}
+
+/** The next frame boundary of `context` at least `lead` from now. */
+export function frameAfter(context: AudioContext, lead: number): number {
+  const rate = context.sampleRate
+  return Math.ceil((context.currentTime + lead) * rate) / rate
 }
 
 /** One song on the audio clock. */
 export class Track {
   layout?: WavLayout
-  /** A whole decoded file (formats other than WAV). */
-  whole?: AudioBuffer
   duration = Number.NaN
   /** Not scheduled: `play` starts it (from the pending position). */
   needsStart = true
+  /** Loudness gain. */
   readonly output: GainNode
-  private chunks: Chunk[] = []
-  private resampler?: Resampler
-  /** Next file frame to fetch, and the clock time its first output frame plays. */
-  private cursor = 0
-  private cursorTime = 0
-  /** Output frames expected from the start frame to the end, and scheduled so far. */
-  private expectedFrames = 0
-  private scheduledFrames = 0
-  /** File position (s) at clock time `originTime`: the clock ↔ position mapping. */
-  originTime = 0
-  originPosition = 0
+  /** Crossfade gain, apart from the loudness gain. */
+  readonly fader: GainNode
+  /** Song seconds per clock second of what is scheduled; the pitch is kept. */
+  speed: number
+  /** The song position ↔ clock mapping. */
+  readonly clock = new ClockMap()
   /** Clock time the last frame ends, once the last chunk is scheduled. */
   endTime: number | undefined
-  private pumping: Promise<void> | undefined
-  private epoch = 0
-  /** The epoch of a start whose first chunk is not scheduled yet. */
-  private starting: number | undefined
+  /** Set by the output for a prepared song: when it starts and how long it overlaps the one before. */
+  startTime: number | undefined
+  crossfade = 0
   readonly opened: Promise<void>
   /** The loudness gain applied (dB). */
   gainDb = 0
   disposed = false
   failed = false
+  private source?: PcmSource
+  private chunks: Chunk[] = []
+  private run?: GainNode
+  private stretcher?: Stretcher
+  /** Clock time the next chunk's first frame plays; frames scheduled since the run began, and when. */
+  private cursorTime = 0
+  private scheduledFrames = 0
+  private runStart = 0
+  private pumping: Promise<void> | undefined
+  private epoch = 0
+  /** A start whose first chunk is not scheduled yet, and its epoch. */
+  private starting: number | undefined
+  private inflight: Promise<unknown> | undefined
 
   constructor(
     readonly url: string,
@@ -62,9 +86,13 @@ export class Track {
     destination: AudioNode,
     private readonly load: (url: string, range?: string) => Promise<Response>,
     private readonly onUnderrun: () => void = () => undefined,
+    speed = 1,
   ) {
+    this.speed = speed
+    this.fader = context.createGain()
+    this.fader.connect(destination)
     this.output = context.createGain()
-    this.output.connect(destination)
+    this.output.connect(this.fader)
     this.opened = this.open()
     this.opened.catch(() => undefined)
   }
@@ -78,6 +106,9 @@ export class Track {
     if (layout) {
       this.layout = layout
       this.duration = layout.frames / layout.sampleRate
+      this.source = wavSource(layout, this.context.sampleRate, async (range) =>
+        (await this.load(this.url, range)).arrayBuffer(),
+      )
       return
     }
     // Not WAV: the whole file, decoded by the browser.
@@ -85,18 +116,25 @@ export class Track {
       answer.status === 200 && size === head.byteLength
         ? head
         : await (await this.load(this.url)).arrayBuffer()
+    let buffer: AudioBuffer
     try {
-      this.whole = await this.context.decodeAudioData(whole)
+      buffer = await this.context.decodeAudioData(whole)
     } catch {
       throw new MediaFailure(4, 'The audio format is not supported')
     }
-    this.duration = this.whole.duration
+    this.duration = buffer.duration
+    this.source = bufferSource(buffer)
   }
 
   /** Position (s) in the song the clock is at. */
   position(now: number): number {
-    if (!Number.isFinite(this.duration)) return this.originPosition
-    return Math.max(0, Math.min(this.duration, this.originPosition + Math.max(0, now - this.originTime)))
+    const at = this.clock.position(now)
+    return Number.isFinite(this.duration) ? Math.max(0, Math.min(this.duration, at)) : at
+  }
+
+  /** The clock time the song ends: exact once its last chunk is scheduled, foreseen before. */
+  foreseenEnd(): number {
+    return this.endTime ?? this.clock.clockAt(this.duration)
   }
 
   /**
@@ -104,54 +142,117 @@ export class Track {
    * `when()`, asked once the first chunk is here (so a slow fetch never starts it in the past).
    * Answers that clock time, or undefined when a newer start overtook this one.
    */
-  async startAt(position: number, stopAt: number, when: () => number): Promise<number | undefined> {
+  startAt(position: number, stopAt: number, when: () => number): Promise<number | undefined> {
     this.needsStart = false
     this.stopChunks(stopAt)
-    const epoch = this.epoch
-    // No pump until the first chunk of this start is scheduled: it would fetch from the old cursor.
-    this.starting = epoch
-    try {
-      return await this.startFrom(epoch, position, when)
-    } finally {
-      if (this.starting === epoch) this.starting = undefined
-    }
+    return this.begin(
+      position,
+      (at, exact) => {
+        this.clock.reset(at, exact, this.speed)
+        this.newRun(at, false)
+      },
+      when,
+    )
   }
 
-  private async startFrom(epoch: number, position: number, when: () => number): Promise<number | undefined> {
+  /**
+   * Plays on at `speed` from about `lead` seconds from now: the song is rendered again from there at
+   * the new speed, and the old rendering, which plays until then, is crossfaded into it. Answers false
+   * when the song ends too soon to change (the next song takes the new speed).
+   */
+  async changeSpeed(speed: number, lead: number): Promise<boolean> {
+    if (this.inflight) await this.inflight.catch(() => undefined)
+    if (speed === this.speed || this.disposed) return true
+    if (this.needsStart) {
+      this.speed = speed
+      return true
+    }
+    const planned = frameAfter(this.context, lead)
+    if (this.endTime !== undefined && planned >= this.endTime - 2 * lead) return false
+    this.speed = speed
+    // The old chunks play on until the new ones take over (a pause or seek meanwhile stops them all).
+    this.epoch++
+    this.pumping = undefined
+    const at = await this.begin(
+      this.position(planned),
+      (at, exact) => {
+        for (const chunk of this.chunks) stopChunk(chunk, at + SPEED_SWITCH_SECONDS)
+        this.clock.add(at, exact, speed)
+        this.newRun(at, true)
+      },
+      () => Math.max(planned, frameAfter(this.context, START_LEAD_SECONDS)),
+    )
+    return at !== undefined
+  }
+
+  private begin(
+    position: number,
+    onFirst: (at: number, exact: number) => void,
+    when: () => number,
+  ): Promise<number | undefined> {
+    const epoch = this.epoch
+    // No pump until the first chunk of this start is scheduled: it would read from the old cursor.
+    this.starting = epoch
+    const started = this.startFrom(epoch, position, onFirst, when).finally(() => {
+      if (this.starting === epoch) this.starting = undefined
+      if (this.inflight === started) this.inflight = undefined
+    })
+    this.inflight = started
+    return started
+  }
+
+  private async startFrom(
+    epoch: number,
+    position: number,
+    onFirst: (at: number, exact: number) => void,
+    when: () => number,
+  ): Promise<number | undefined> {
     await this.opened
     if (epoch !== this.epoch || this.disposed) return undefined
+    const source = this.source!
     this.endTime = undefined
-    if (this.whole) {
-      const at = when()
-      const node = this.context.createBufferSource()
-      node.buffer = this.whole
-      node.connect(this.output)
-      node.start(at, position)
-      this.originTime = at
-      this.originPosition = position
-      const end = at + (this.whole.duration - position)
-      this.chunks.push({ node, at, end })
-      this.endTime = end
-      return at
-    }
-    const layout = this.layout!
-    const rate = this.context.sampleRate
-    this.cursor = Math.min(layout.frames, Math.round(position * layout.sampleRate))
-    this.originPosition = this.cursor / layout.sampleRate
-    this.expectedFrames = Math.round(((layout.frames - this.cursor) * rate) / layout.sampleRate)
-    this.scheduledFrames = 0
-    this.resampler = createResampler(layout.sampleRate, rate, layout.channels)
+    const exact = source.seek(position)
+    this.stretcher = createStretcher(this.speed, source.channels, this.context.sampleRate)
     this.pumping = undefined
-    const scheduled = await this.fill(epoch, FIRST_CHUNK_SECONDS, when)
+    // Enough for about FIRST_CHUNK_SECONDS of output once the stretch has kept back its frame.
+    const first =
+      this.speed === 1
+        ? FIRST_CHUNK_SECONDS
+        : FIRST_CHUNK_SECONDS * Math.max(1, this.speed) + 2 * (FRAME_SECONDS + TOLERANCE_SECONDS)
+    const scheduled = await this.fill(epoch, first, () => {
+      const at = when()
+      onFirst(at, exact)
+      return at
+    })
     if (!scheduled) return undefined
     this.starting = undefined
     void this.pump()
-    return this.originTime
+    return this.runStart
   }
 
-  /** Keeps `AHEAD_SECONDS` scheduled ahead of the clock. */
+  /** A new run's gain: at once for a start; faded in over the old run's fade out for a speed change. */
+  private newRun(at: number, crossfade: boolean) {
+    const old = this.run
+    const run = this.context.createGain()
+    run.connect(this.output)
+    if (crossfade && old) {
+      // Linear: the two renderings are of the same music, largely in phase.
+      old.gain.cancelAndHoldAtTime(at)
+      old.gain.linearRampToValueAtTime(0, at + SPEED_SWITCH_SECONDS)
+      run.gain.value = 0
+      run.gain.setValueAtTime(0, at)
+      run.gain.linearRampToValueAtTime(1, at + SPEED_SWITCH_SECONDS)
+    }
+    if (old) this.later(at + SPEED_SWITCH_SECONDS, () => old.disconnect())
+    this.run = run
+    this.runStart = at
+    this.cursorTime = at
+    this.scheduledFrames = 0
+  }
+
+  /** Keeps `AHEAD_SECONDS` of the clock scheduled ahead of it. */
   pump(): Promise<void> {
-    if (this.pumping || !this.layout || this.disposed || this.needsStart || this.starting !== undefined)
+    if (this.pumping || !this.source || this.disposed || this.needsStart || this.starting !== undefined)
       return this.pumping ?? Promise.resolve()
     const epoch = this.epoch
     this.pumping = (async () => {
@@ -162,7 +263,8 @@ export class Track {
           this.endTime === undefined &&
           this.cursorTime - this.context.currentTime < AHEAD_SECONDS
         ) {
-          if (!(await this.fill(epoch, CHUNK_SECONDS))) break
+          // Chunks of at most CHUNK_SECONDS of the clock (a slow speed plays a chunk for longer).
+          if (!(await this.fill(epoch, CHUNK_SECONDS * Math.min(1, this.speed)))) break
         }
       } finally {
         if (epoch === this.epoch) this.pumping = undefined
@@ -171,55 +273,33 @@ export class Track {
     return this.pumping
   }
 
-  /** Fetches, decodes and schedules the next `seconds` of the song (the first chunk at `first()`). */
+  /** Reads, stretches and schedules the next `seconds` of the song (the first chunk at `first()`). */
   private async fill(epoch: number, seconds: number, first?: () => number): Promise<boolean> {
-    const layout = this.layout!
-    const frames = Math.max(1, Math.round(seconds * layout.sampleRate))
-    const { start, end } = frameRange(layout, this.cursor, frames)
-    const bytes =
-      end >= start
-        ? await (await this.load(this.url, `bytes=${start}-${end}`)).arrayBuffer()
-        : new ArrayBuffer(0)
-    if (epoch !== this.epoch || this.disposed) return false
-    const got = Math.floor(bytes.byteLength / layout.blockAlign)
-    this.cursor += got
-    const last = got === 0 || this.cursor >= layout.frames
-    const decoded = decodeFrames(layout, bytes)
-    let samples = this.resampler!.push(decoded)
-    if (last && layout.sampleRate !== this.context.sampleRate) {
-      // The resampler holds back the last input frames: push copies of the last one, keep what is owed.
-      const lastValues = decoded.map((channel) => channel[channel.length - 1] ?? 0)
-      const extra = this.resampler!.push(lastValues.map((value) => new Float32Array(4).fill(value)))
-      const keep = Math.max(
-        0,
-        Math.min(extra[0].length, this.expectedFrames - this.scheduledFrames - samples[0].length),
-      )
-      samples = samples.map((channel, c) => {
-        const joined = new Float32Array(channel.length + keep)
-        joined.set(channel)
-        joined.set(extra[c].subarray(0, keep), channel.length)
-        return joined
-      })
-    }
-    if (first) {
-      this.cursorTime = first()
-      this.originTime = this.cursorTime
-    }
+    const read = await this.source!.read(seconds, () => epoch === this.epoch && !this.disposed)
+    if (!read || epoch !== this.epoch || this.disposed) return false
+    const stretcher = this.stretcher!
+    let samples = stretcher.push(read.samples)
+    if (read.last) samples = concat(samples, stretcher.flush())
+    if (first) first()
+    const rate = this.context.sampleRate
     const length = samples[0]?.length ?? 0
     if (length > 0) {
-      const rate = this.context.sampleRate
-      const buffer = this.context.createBuffer(layout.channels, length, rate)
+      const buffer = this.context.createBuffer(samples.length, length, rate)
       samples.forEach((channel, c) => buffer.copyToChannel(channel as Float32Array<ArrayBuffer>, c))
       const node = this.context.createBufferSource()
       node.buffer = buffer
-      node.connect(this.output)
+      node.connect(this.run!)
       // Every chunk starts on the frame after the previous one's last: one continuous signal.
-      const at = this.originTime + this.scheduledFrames / rate
+      const at = this.runStart + this.scheduledFrames / rate
       // A chunk that arrives after its time is an underrun: it would be heard late (a stall).
       if (!first && at < this.context.currentTime) this.onUnderrun()
       node.start(at)
       this.scheduledFrames += length
-      const chunk = { node, at, end: this.originTime + this.scheduledFrames / rate }
+      const chunk = {
+        node,
+        end: this.runStart + this.scheduledFrames / rate,
+        stopAt: Number.POSITIVE_INFINITY,
+      }
       this.chunks.push(chunk)
       node.onended = () => {
         node.disconnect()
@@ -227,20 +307,37 @@ export class Track {
       }
       this.cursorTime = chunk.end
     }
-    if (last) this.endTime = this.originTime + this.scheduledFrames / this.context.sampleRate
+    if (read.last) this.endTime = this.runStart + this.scheduledFrames / rate
     return true
+  }
+
+  /** Fades in from silence over `seconds` from `at` (the song coming in under a crossfade). */
+  fadeIn(at: number, seconds: number) {
+    const gain = this.fader.gain
+    gain.cancelScheduledValues(0)
+    gain.value = 0
+    gain.setValueAtTime(0, at)
+    curve(gain, 'in', at, seconds)
+  }
+
+  /** Fades out to silence over `seconds` from `at` (the song going out under a crossfade). */
+  fadeOut(at: number, seconds: number) {
+    const gain = this.fader.gain
+    gain.cancelAndHoldAtTime(at)
+    curve(gain, 'out', at, seconds)
+  }
+
+  /** Back to full level from `at` on: a crossfade cut short (pause, seek, the next song dropped). */
+  settle(at: number) {
+    const gain = this.fader.gain
+    gain.cancelAndHoldAtTime(at)
+    gain.setValueAtTime(1, at)
   }
 
   /** Stops every scheduled chunk at clock time `at` (after a fade) and forgets them. */
   stopChunks(at: number) {
     this.epoch++
-    for (const { node } of this.chunks) {
-      try {
-        node.stop(Math.max(at, this.context.currentTime))
-      } catch {
-        // Already stopped.
-      }
-    }
+    for (const chunk of this.chunks) stopChunk(chunk, Math.max(at, this.context.currentTime))
     this.chunks = []
     this.pumping = undefined
   }
@@ -248,7 +345,50 @@ export class Track {
   dispose(at: number) {
     this.disposed = true
     this.stopChunks(at)
-    const output = this.output
-    setTimeout(() => output.disconnect(), Math.max(0, (at - this.context.currentTime) * 1000) + 50)
+    const { fader } = this
+    this.later(at, () => fader.disconnect())
+  }
+
+  /** Fades this song out over `FADE_SECONDS` from `now` and lets it go (it may be playing). */
+  cut(now: number) {
+    const gain = this.fader.gain
+    gain.cancelAndHoldAtTime(now)
+    gain.linearRampToValueAtTime(0, now + FADE_SECONDS)
+    this.dispose(now + FADE_SECONDS)
+  }
+
+  private later(at: number, action: () => void) {
+    setTimeout(action, Math.max(0, (at - this.context.currentTime) * 1000) + 50)
+  }
+}
+
+function concat(a: Float32Array[], b: Float32Array[]): Float32Array[] {
+  if (!b[0]?.length) return a
+  return a.map((channel, c) => {
+    const joined = new Float32Array(channel.length + b[c].length)
+    joined.set(channel)
+    joined.set(b[c], channel.length)
+    return joined
+  })
+}
+
+/** Stops a chunk at `at` unless it already stops sooner (a node's last stop() call is the one it obeys). */
+function stopChunk(chunk: Chunk, at: number) {
+  if (at >= chunk.stopAt) return
+  chunk.stopAt = at
+  try {
+    chunk.node.stop(at)
+  } catch {
+    // Already stopped.
+  }
+}
+
+/** An equal-power fade on `param`; linear if a curve cannot go there (it would overlap another). */
+function curve(param: AudioParam, direction: 'in' | 'out', at: number, seconds: number) {
+  try {
+    param.setValueCurveAtTime(fadeCurve(direction), at, seconds)
+  } catch {
+    param.cancelAndHoldAtTime(at)
+    param.linearRampToValueAtTime(direction === 'in' ? 1 : 0, at + seconds)
   }
 }

@@ -1,0 +1,92 @@
+import { createResampler } from './resample'
+import type { Resampler } from './resample'
+import { decodeFrames, frameRange } from './wav'
+import type { WavLayout } from './wav'
+
+/**
+ * Where a song's PCM comes from, at the context's rate, a stretch at a time (`track.ts`): a WAV file
+ * read by byte ranges, decoded and resampled with the phase carried across reads; or a whole file the
+ * browser decoded (formats other than WAV), read from memory.
+ */
+export interface PcmSource {
+  readonly channels: number
+  /** Reads from `position` (s) on from now; answers the exact position of the first frame. */
+  seek(position: number): number
+  /**
+   * The next `seconds` of the song (source time), or undefined when `current()` turned false while
+   * fetching (a newer start). `last`: the song ends with these.
+   */
+  read(
+    seconds: number,
+    current: () => boolean,
+  ): Promise<{ samples: Float32Array[]; last: boolean } | undefined>
+}
+
+/** A WAV file on the media scheme, read by byte ranges. */
+export function wavSource(
+  layout: WavLayout,
+  contextRate: number,
+  fetchRange: (range: string) => Promise<ArrayBuffer>,
+): PcmSource {
+  let cursor = 0
+  let resampler: Resampler = createResampler(layout.sampleRate, contextRate, layout.channels)
+  /** Output frames expected from the start frame to the end, and given so far. */
+  let expected = 0
+  let given = 0
+  return {
+    channels: layout.channels,
+    seek(position) {
+      cursor = Math.min(layout.frames, Math.round(position * layout.sampleRate))
+      expected = Math.round(((layout.frames - cursor) * contextRate) / layout.sampleRate)
+      given = 0
+      resampler = createResampler(layout.sampleRate, contextRate, layout.channels)
+      return cursor / layout.sampleRate
+    },
+    async read(seconds, current) {
+      const frames = Math.max(1, Math.round(seconds * layout.sampleRate))
+      const { start, end } = frameRange(layout, cursor, frames)
+      const mine = resampler
+      const bytes = end >= start ? await fetchRange(`bytes=${start}-${end}`) : new ArrayBuffer(0)
+      if (!current() || mine !== resampler) return undefined
+      const got = Math.floor(bytes.byteLength / layout.blockAlign)
+      cursor += got
+      const last = got === 0 || cursor >= layout.frames
+      const decoded = decodeFrames(layout, bytes)
+      let samples = resampler.push(decoded)
+      if (last && layout.sampleRate !== contextRate) {
+        // The resampler holds back the last input frames: push copies of the last one, keep what is owed.
+        const lastValues = decoded.map((channel) => channel[channel.length - 1] ?? 0)
+        const extra = resampler.push(lastValues.map((value) => new Float32Array(4).fill(value)))
+        const keep = Math.max(0, Math.min(extra[0].length, expected - given - samples[0].length))
+        samples = samples.map((channel, c) => {
+          const joined = new Float32Array(channel.length + keep)
+          joined.set(channel)
+          joined.set(extra[c].subarray(0, keep), channel.length)
+          return joined
+        })
+      }
+      given += samples[0]?.length ?? 0
+      return { samples, last }
+    },
+  }
+}
+
+/** A whole decoded file (at the context's rate), read from memory. */
+export function bufferSource(buffer: AudioBuffer): PcmSource {
+  let cursor = 0
+  return {
+    channels: buffer.numberOfChannels,
+    seek(position) {
+      cursor = Math.min(buffer.length, Math.round(position * buffer.sampleRate))
+      return cursor / buffer.sampleRate
+    },
+    async read(seconds) {
+      const from = cursor
+      cursor = Math.min(buffer.length, from + Math.max(1, Math.round(seconds * buffer.sampleRate)))
+      const samples = Array.from({ length: buffer.numberOfChannels }, (_, c) =>
+        buffer.getChannelData(c).subarray(from, cursor),
+      )
+      return { samples, last: cursor >= buffer.length }
+    },
+  }
+}

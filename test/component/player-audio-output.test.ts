@@ -1,0 +1,307 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createWebAudioOutput } from '@renderer/services/player/audio/output'
+import type { WebAudioOutput } from '@renderer/services/player/audio/output'
+import type { SongPair } from '@renderer/services/player/audio/gapless'
+import { FakeAudioContext } from './audio-context-fake'
+
+/**
+ * The Web Audio output against a recording audio context (`audio-context-fake.ts`): what is heard when,
+ * for gapless, crossfade and speed. Each song is a constant level, so what is heard tells which song
+ * plays: A 0.25, B 0.5, C −0.25.
+ */
+
+const RATE = 8000
+const SONG_SECONDS = 30
+const A = 'cadence-media://song/test/1'
+const B = 'cadence-media://song/test/2'
+const C = 'cadence-media://song/test/3'
+const LEVEL: Record<string, number> = { [A]: 0.25, [B]: 0.5, [C]: -0.25 }
+const OTHER_ALBUMS: SongPair = { current: { albumId: 1 }, next: { albumId: 2 } }
+
+/** A mono 16-bit WAV file at one level. */
+function wav(level: number, seconds = SONG_SECONDS): ArrayBuffer {
+  const frames = seconds * RATE
+  const bytes = new ArrayBuffer(44 + frames * 2)
+  const view = new DataView(bytes)
+  const put = (at: number, text: string) =>
+    [...text].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)))
+  put(0, 'RIFF')
+  view.setUint32(4, 36 + frames * 2, true)
+  put(8, 'WAVE')
+  put(12, 'fmt ')
+  view.setUint32(16, 16, true)
+  view.setUint16(20, 1, true)
+  view.setUint16(22, 1, true)
+  view.setUint32(24, RATE, true)
+  view.setUint32(28, RATE * 2, true)
+  view.setUint16(32, 2, true)
+  view.setUint16(34, 16, true)
+  put(36, 'data')
+  view.setUint32(40, frames * 2, true)
+  for (let f = 0; f < frames; f++) view.setInt16(44 + f * 2, Math.round(level * 32768), true)
+  return bytes
+}
+
+const files = new Map(Object.entries(LEVEL).map(([url, level]) => [url, wav(level)]))
+/** Not WAV: decoded whole by the (fake) browser, 12 s at 0.75. */
+const OTHER = 'cadence-media://song/test/4'
+LEVEL[OTHER] = 0.75
+files.set(OTHER, new TextEncoder().encode('0.75 12').buffer)
+
+/** The media scheme: byte ranges of the files above. */
+async function fakeFetch(url: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const file = files.get(String(url))
+  const range = (init?.headers as Record<string, string> | undefined)?.Range ?? ''
+  const match = /bytes=(\d+)-(\d*)/.exec(range)
+  if (!file) return { ok: false, status: 404, body: null } as Response
+  const start = match ? Number(match[1]) : 0
+  const end = Math.min(file.byteLength - 1, match?.[2] ? Number(match[2]) : file.byteLength - 1)
+  const headers = new Headers({ 'content-range': `bytes ${start}-${end}/${file.byteLength}` })
+  return { ok: true, status: 206, headers, arrayBuffer: async () => file.slice(start, end + 1) } as Response
+}
+
+let context: FakeAudioContext
+let output: WebAudioOutput
+let crossfade = 0
+let events: string[]
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
+  context = new FakeAudioContext(RATE)
+  crossfade = 0
+  events = []
+  output = createWebAudioOutput({
+    fetch: fakeFetch as typeof fetch,
+    createContext: () => context as unknown as AudioContext,
+    loudnessTarget: () => 'off',
+    crossfadeSeconds: () => crossfade,
+  })
+  for (const type of ['ended', 'playing', 'pause'])
+    output.addEventListener(type, () => events.push(`${type} ${output.src.slice(-1)}`))
+})
+afterEach(() => {
+  vi.useRealTimers()
+  document.body.innerHTML = ''
+})
+
+/** Moves the audio clock and the timers on together, 10 ms at a time. */
+async function advance(seconds: number) {
+  for (let i = 0; i < Math.round(seconds / 0.01); i++) {
+    context.currentTime = Math.round((context.currentTime + 0.01) * 1e6) / 1e6
+    await vi.advanceTimersByTimeAsync(10)
+  }
+}
+
+/** Which songs are heard at `t`, with the gain each reaches the device with. */
+function heard(t: number): Array<{ song: string; gain: number }> {
+  return context.heard(t).map(({ sample, gain }) => ({
+    song:
+      Object.keys(LEVEL)
+        .find((url) => Math.abs(LEVEL[url] - sample) < 0.01)
+        ?.slice(-1) ?? String(sample),
+    gain: Math.round(gain * 1000) / 1000,
+  }))
+}
+
+/** Plays A from `from` s with B prepared next; the engine's part: on `ended`, B's address is set. */
+async function playAThenB(from: number, songs = OTHER_ALBUMS) {
+  output.src = A
+  output.addEventListener('ended', () => {
+    if (output.src === A) output.src = B
+  })
+  output.currentTime = from
+  await output.play()
+  output.prepare(B, songs)
+  await advance(0.05)
+}
+
+/** The clock time A's last frame ends, once it is scheduled. */
+function endOf(level: number): number {
+  const sources = context.sources.filter((s) => s.buffer && Math.abs(s.sampleAt(s.startTime!) - level) < 0.01)
+  return Math.max(...sources.map((s) => Math.min(s.stopTime, s.startTime! + s.buffer!.duration)))
+}
+function startOf(level: number): number {
+  const sources = context.sources.filter((s) => s.buffer && Math.abs(s.sampleAt(s.startTime!) - level) < 0.01)
+  return Math.min(...sources.map((s) => s.startTime!))
+}
+
+describe('Web Audio output: gapless', () => {
+  it('starts the next song on the frame where the current one ends, with no fade, when crossfade is off', async () => {
+    await playAThenB(26)
+    await advance(4.5)
+    const end = endOf(0.25)
+    expect(startOf(0.5)).toBeCloseTo(end, 9)
+    expect(heard(end - 0.5 / RATE)).toEqual([{ song: '1', gain: 1 }])
+    expect(heard(end + 0.5 / RATE)).toEqual([{ song: '2', gain: 1 }])
+    expect(events).toEqual(['playing 1', 'pause 1', 'ended 1', 'playing 2'])
+    expect(output.currentTime).toBeCloseTo(context.currentTime - end, 2)
+  })
+
+  it('is gapless between consecutive tracks of one album even with a crossfade set', async () => {
+    crossfade = 2
+    await playAThenB(26, { current: { albumId: 5, trackNumber: 1 }, next: { albumId: 5, trackNumber: 2 } })
+    await advance(4.5)
+    expect(startOf(0.5)).toBeCloseTo(endOf(0.25), 9)
+  })
+})
+
+describe('Web Audio output: crossfade', () => {
+  /** A at 20 s with a 2 s crossfade into B: answers the clock time A ends. */
+  async function intoCrossfade(): Promise<number> {
+    crossfade = 2
+    await playAThenB(20)
+    await advance(8.3)
+    const end = endOf(0.25)
+    expect(context.currentTime).toBeGreaterThan(end - 2)
+    expect(output.src).toBe(B)
+    return end
+  }
+
+  it('starts the next song the crossfade before the end, equal-power, and the engine moves on then', async () => {
+    crossfade = 2
+    await playAThenB(20)
+    await advance(6)
+    const end = endOf(0.25)
+    expect(startOf(0.5)).toBeCloseTo(end - 2, 9)
+    expect(heard(end - 2.5)).toEqual([{ song: '1', gain: 1 }])
+    // Halfway: each at −3 dB (cos and sin of a quarter turn's half).
+    expect(heard(end - 1)).toEqual([
+      { song: '1', gain: 0.707 },
+      { song: '2', gain: 0.707 },
+    ])
+    expect(output.src).toBe(A)
+    await advance(end - 2 - context.currentTime + 0.3)
+    // `ended` when B came in: the engine set B, adopted while A plays out under its fade.
+    expect(events).toEqual(['playing 1', 'pause 1', 'ended 1', 'playing 2'])
+    expect(output.src).toBe(B)
+    expect(output.currentTime).toBeGreaterThan(0.2)
+    expect(output.currentTime).toBeLessThan(0.6)
+    expect(document.querySelector<HTMLElement>('[data-testid="player-audio"]')!.dataset.crossfade).toBe('2')
+    await advance(2)
+    expect(heard(end + 0.01)).toEqual([{ song: '2', gain: 1 }])
+    expect(
+      document.querySelector<HTMLElement>('[data-testid="player-audio"]')!.dataset.crossfade,
+    ).toBeUndefined()
+  })
+
+  it('skipping during a crossfade stops both songs: only the new one is heard', async () => {
+    const end = await intoCrossfade()
+    output.pause()
+    output.src = C
+    await output.play()
+    await advance(0.1)
+    for (const t of [context.currentTime, end - 0.2, end + 1])
+      expect(heard(t)).toEqual([{ song: '3', gain: 1 }])
+  })
+
+  it('pausing during a crossfade lets the old song go; play resumes the new one at full level', async () => {
+    const end = await intoCrossfade()
+    const at = output.currentTime
+    output.pause()
+    await advance(0.05)
+    expect(heard(context.currentTime)).toEqual([])
+    await output.play()
+    await advance(0.1)
+    expect(output.currentTime).toBeCloseTo(at + 0.1, 1)
+    for (const t of [context.currentTime, end - 0.2, end + 1])
+      expect(heard(t)).toEqual([{ song: '2', gain: 1 }])
+  })
+
+  it('seeking during a crossfade lets the old song go and plays the new one from there', async () => {
+    const end = await intoCrossfade()
+    output.currentTime = 10
+    await advance(0.1)
+    expect(output.currentTime).toBeCloseTo(10.09, 1)
+    for (const t of [context.currentTime, end - 0.2, end + 1])
+      expect(heard(t)).toEqual([{ song: '2', gain: 1 }])
+  })
+})
+
+describe('Web Audio output: a file decoded whole', () => {
+  it('plays from memory in chunks: stretched at a speed, and gapless into the next song', async () => {
+    output.playbackRate = 2
+    output.src = OTHER
+    output.addEventListener('ended', () => void (output.src = B))
+    await output.play()
+    output.prepare(B, OTHER_ALBUMS)
+    await advance(1)
+    expect(output.currentTime).toBeCloseTo(2 * (context.currentTime - startOf(0.75)), 1)
+    expect(heard(context.currentTime)).toEqual([{ song: '4', gain: 1 }])
+    // 12 s at 2×: 6 s of the clock, to the frame, then B.
+    await advance(5.5)
+    const end = endOf(0.75)
+    expect((end - startOf(0.75)) * RATE).toBeCloseTo(6 * RATE, 6)
+    expect(startOf(0.5)).toBeCloseTo(end, 9)
+    expect(output.src).toBe(B)
+  })
+})
+
+describe('Web Audio output: speed', () => {
+  it('plays song seconds faster than the clock at 1.5×, and ends when the stretched song does', async () => {
+    output.playbackRate = 1.5
+    output.src = A
+    await output.play()
+    const start = context.currentTime
+    await advance(2)
+    expect(output.currentTime).toBeCloseTo((context.currentTime - start) * 1.5, 1)
+    output.currentTime = 25
+    await advance(0.05)
+    const from = context.currentTime
+    // 5 song seconds take 3.33 s of the clock: the output's frames are the input's over the speed.
+    const end = endOf(0.25)
+    expect(end - startOf(0.25)).toBeGreaterThan(3.3)
+    const after = context.sources.filter((s) => s.startTime! >= from - 0.05 && s.stopTime > from)
+    const frames = after.reduce((total, s) => total + s.buffer!.length, 0)
+    expect(frames).toBe(Math.round((5 * RATE) / 1.5))
+    expect(heard((from + end) / 2)).toEqual([{ song: '1', gain: 1 }])
+    await advance(end - context.currentTime - 0.1)
+    expect(events).not.toContain('ended 1')
+    await advance(0.4)
+    expect(events).toContain('ended 1')
+    expect(output.currentTime).toBe(SONG_SECONDS)
+  })
+
+  it('changes speed while playing without a gap, a dip or a jump in position', async () => {
+    output.src = A
+    await output.play()
+    await advance(2)
+    const asked = context.currentTime
+    const before = output.currentTime
+    output.playbackRate = 2
+    await advance(0.01)
+    // The old rendering plays until the new one takes over, then they cross over 30 ms.
+    let last = before
+    for (let i = 0; i < 60; i++) {
+      const t = context.currentTime
+      const parts = heard(t)
+      expect(parts.every((part) => part.song === '1')).toBe(true)
+      expect(parts.reduce((total, part) => total + part.gain, 0)).toBeCloseTo(1, 2)
+      expect(output.currentTime).toBeGreaterThanOrEqual(last)
+      last = output.currentTime
+      await advance(0.01)
+    }
+    const switched = context.currentTime
+    await advance(1)
+    expect(output.currentTime - last).toBeCloseTo(2 * (context.currentTime - switched), 1)
+    expect(output.currentTime).toBeCloseTo(
+      before + (0.2 + 0.01) * 1 + (context.currentTime - asked - 0.21) * 2,
+      1,
+    )
+  })
+
+  it('plans the following song again at the new end after a speed change', async () => {
+    await playAThenB(20)
+    await advance(0.5)
+    const oldEnd = endOf(0.25)
+    expect(startOf(0.5)).toBeCloseTo(oldEnd, 9)
+    output.playbackRate = 2
+    await advance(6)
+    const end = endOf(0.25)
+    expect(end).toBeLessThan(oldEnd - 4)
+    expect(startOf(0.5)).toBeCloseTo(end, 9)
+    // The B planned for the old end is not heard: one B, mid-song.
+    expect(heard(oldEnd + 0.01)).toEqual([{ song: '2', gain: 1 }])
+    expect(output.src).toBe(B)
+    expect(output.playbackRate).toBe(2)
+  })
+})
