@@ -6,9 +6,12 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import type { Song } from '@shared/api/models'
 import { createLoudnessMeter } from '@shared/audio/loudness'
+import { startDataSource } from '@server/index'
 import { startApp } from '../e2e/harness'
 import type { App } from '../e2e/harness'
 import { findSongs, playSongs, playable, waitForClock } from '../e2e/playback-support'
+import { confirmOnPhone, OWNER_PASSPHRASE } from '../support/phone'
+import { startQuirkProxy } from '../support/quirk-proxy'
 
 /**
  * `npm run bench:audio`: the app's sound, recorded. A private PulseAudio with one null sink as its only
@@ -21,6 +24,12 @@ import { findSongs, playSongs, playable, waitForClock } from '../e2e/playback-su
 const RATE = 48000
 /** `--before`: the element engine the app had before issue 22, for the before/after table. */
 const before = process.argv.includes('--before')
+/**
+ * `--quirks`: the same run against a NeteaseMusicAdapter-like data source (the reference server behind
+ * `test/support/quirk-proxy.ts`: its failures, shapes and extensions, songs only for a signed-in user),
+ * signed in through the QR window as a person does.
+ */
+const quirks = process.argv.includes('--quirks')
 /** Below this (−60 dBFS) a recorded sample counts as silence. */
 const SILENT = 0.001
 const root = await mkdtemp(join(tmpdir(), 'cadence-bench-audio-'))
@@ -203,9 +212,49 @@ async function cpuOver(ms: number): Promise<number> {
   return ((await ticks()) - before) / (ms / 1000)
 }
 
+/** The app, on the built-in demo source or (`--quirks`) on the netease-like one, signed in. */
+async function startTarget(): Promise<{ app: App; close(): Promise<void> }> {
+  const audible = { audible: true, chromiumEnv: { PULSE_SERVER } }
+  if (!quirks) {
+    const app = await startApp(audible)
+    return { app, close: () => app.close() }
+  }
+  const server = await startDataSource({
+    ownerPassphrase: OWNER_PASSPHRASE,
+    dataDir: join(root, 'source'),
+    port: 0,
+    demo: 300,
+    ownerName: 'Bench Owner',
+  })
+  const proxy = await startQuirkProxy(server.url, 'netease', {
+    requireUid: true,
+    shapes: true,
+    extensions: true,
+  })
+  const app = await startApp({ ...audible, sourceUrl: proxy.url })
+  const close = async () => {
+    await app.close()
+    await proxy.close()
+    await server.close()
+  }
+  try {
+    await app.page.getByTestId('sidebar-login').click()
+    while (!app.loginPage()) await sleep(100)
+    const qr = app.loginPage()!.getByTestId('qr-image')
+    await qr.waitFor()
+    const confirmed = await confirmOnPhone((await qr.getAttribute('data-qrurl'))!)
+    if (confirmed.status !== 200) throw new Error(`the phone's confirmation failed: HTTP ${confirmed.status}`)
+    await app.page.getByTestId('sidebar-account').getByText('Bench Owner').waitFor({ timeout: 15_000 })
+  } catch (error) {
+    await close()
+    throw error
+  }
+  return { app, close }
+}
+
 async function main() {
   await startPulse()
-  const app = await startApp({ audible: true, chromiumEnv: { PULSE_SERVER } })
+  const { app, close } = await startTarget()
   if (before) {
     // "Before": the <audio> element engine, as the app played until issue 22 (no Web Audio).
     await app.page.addInitScript(() => {
@@ -369,7 +418,7 @@ async function main() {
     )
     const spread = loudness.length ? Math.max(...loudness) - Math.min(...loudness) : Number.NaN
     console.log(
-      `\nnpm run bench:audio${before ? ' -- --before' : ''}: the app's output, recorded from a null sink\n`,
+      `\nnpm run bench:audio${before ? ' -- --before' : ''}${quirks ? ' -- --quirks' : ''}: the app's output, recorded from a null sink${quirks ? ', on a netease-like data source' : ''}\n`,
     )
     console.log(
       `silence added at song boundaries (files' own head/tail subtracted), ms: ${gaps.map((g) => fmt(g)).join(', ')}`,
@@ -396,7 +445,7 @@ async function main() {
       `(the wall-clock → recording mapping is the least-delayed parec chunk: latencies include up to its buffering)`,
     )
   } finally {
-    await app.close()
+    await close()
     for (const child of started.reverse()) child.kill()
     await rm(root, { recursive: true, force: true })
   }
