@@ -40,7 +40,11 @@ function setup(has: boolean, offline = false) {
       },
     },
     playable: async () => (has ? file : undefined),
-    fill: (key) => filled.push(key),
+    // The copy cannot be made here (offline-tee.test.ts has one): the player is served from the network.
+    fill: (key) => {
+      filled.push(key)
+      return undefined
+    },
     isOffline: () => offline,
     log: silentLogger('media-cache'),
   })
@@ -70,7 +74,7 @@ describe('cached media source', () => {
     expect(t.filled).toEqual([])
   })
 
-  it('streams a song it does not have from the network and copies it in the background', async () => {
+  it('streams a song it does not have from the network when no copy can be made, after asking for one', async () => {
     const t = setup(false)
     const answer = await t.source.open(ref, { method: 'GET', range: 'bytes=0-' })
     expect(await answer.text()).toBe('from the network')

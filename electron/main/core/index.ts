@@ -194,8 +194,10 @@ export function createCore(deps: CoreDeps): Core {
       if (state.song && String(state.song.id) !== String(before)) likedSongs.playing(state.song.id)
     },
     onSessionSaved: () => quitSave.saved(),
-    mediaUrl: (ref, signedUrl) => {
+    mediaUrl: (ref, signedUrl, song) => {
       mediaSource.remember(ref, signedUrl)
+      // The song's copy into the cache, which the player is about to read, needs no /song/detail either.
+      offline.rememberResolved(ref, signedUrl, song)
       return mediaUrl(ref)
     },
   })
