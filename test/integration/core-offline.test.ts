@@ -83,6 +83,8 @@ describe('offline mode against the reference server', () => {
   let other: Song
   let played: Song
   let playedBytes: Buffer
+  /** The playlist's songs as the server described them before it stopped. */
+  const fromServer = new Map<string, Song>()
 
   /** Plays a song as the renderer does: `player:resolve`, then the whole file from the media scheme. */
   async function play(
@@ -173,6 +175,7 @@ describe('offline mode against the reference server', () => {
       expect(bytes.length).toBe(detail.meta?.size)
       expect(createHash('md5').update(bytes).digest('hex')).toBe(file!.entry.md5)
       expect(file!.entry.md5).toMatch(/^[0-9a-f]{32}$/)
+      fromServer.set(String(song.id), await core.api().songDetail(song.id, undefined, 320000))
     }
     const available = await invoke<{ downloaded: string[] }>('media:available')
     expect(available.downloaded.sort()).toEqual(playlist.map((s) => String(s.id)).sort())
@@ -196,6 +199,7 @@ describe('offline mode against the reference server', () => {
     expect(offlineEvents).toHaveLength(1)
     expect(offlineEvents[0]).toMatchObject({ offline: true })
 
+    let withLyrics = 0
     for (const song of playlist) {
       const file = await core.offline.playable({
         sourceId: 'builtin',
@@ -203,10 +207,20 @@ describe('offline mode against the reference server', () => {
         bitrate: 320000,
       })
       expect(file?.entry.pinned).toBe(true)
-      // Lyrics and the song's details were kept beside it.
+      // Its details, lyrics and cover were kept beside it, and player:resolve answers with them.
       const kept = await core.offline.extras.read({ sourceId: 'builtin', songId: String(song.id) })
+      const server = fromServer.get(String(song.id))!
       expect(kept?.song.name).toBe(song.name)
+      if (server.meta?.lyric?.normal) withLyrics++
+      expect(kept?.lyric).toEqual(server.meta?.lyric)
+      const resolved = await invoke<Song>('player:resolve', { id: song.id, br: 320000 })
+      expect(resolved.meta?.lyric).toEqual(server.meta?.lyric)
+      expect(resolved.album?.cover).toBe(server.album?.cover)
+      const cover = await core.offline.cover(server.album!.cover!)
+      expect(cover?.type).toBe('image/svg+xml')
+      expect((await readFile(cover!.path, 'utf8')).startsWith('<svg')).toBe(true)
     }
+    expect(withLyrics).toBeGreaterThan(0) // not only instrumentals
     // The playlist plays whole, from disk, through the media scheme the renderer uses.
     for (const song of playlist) {
       const answer = await play(song)

@@ -160,7 +160,11 @@ export function createCore(deps: CoreDeps): Core {
         return url
       }),
   })
-  const media = createMediaHandler({ source: offline.mediaSource(mediaSource), log: log('media') })
+  const media = createMediaHandler({
+    source: offline.mediaSource(mediaSource),
+    covers: offline.cover,
+    log: log('media'),
+  })
 
   const listen = createListen({
     ports: deps.listen ?? {},

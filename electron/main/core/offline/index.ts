@@ -50,6 +50,8 @@ export interface OfflineDeps {
 }
 
 const MIB = 1024 * 1024
+/** Unused covers are swept this long after the start. */
+const SWEEP_DELAY_MS = 30_000
 /** The reason the queue shows for a song skipped offline. */
 export const NOT_OFFLINE =
   'Not available offline: the data source cannot be reached and this song is not on this computer'
@@ -133,6 +135,15 @@ export function createOffline(deps: OfflineDeps) {
     log: deps.log('downloads'),
   })
   monitor.onOnline(() => downloads.online())
+
+  // Covers no song refers to any more go, off the start path.
+  const sweepTimer = deps.timers.setTimeout(() => {
+    void extras
+      .sweep()
+      .catch((error: unknown) =>
+        deps.log('media-cache').warn('could not sweep covers', { error: String(error) }),
+      )
+  }, SWEEP_DELAY_MS)
 
   deps.settings.onChange((next, previous) => {
     if (next.mediaCacheMaxMiB < previous.mediaCacheMaxMiB) void cache.enforceCap()
@@ -306,6 +317,8 @@ export function createOffline(deps: OfflineDeps) {
     mediaSource,
     /** `player:resolve` answered a song with this signed URL (its copy will not ask again). */
     rememberResolved: copies.remember,
+    /** The cover kept for a cover address (the media scheme's `cover` route). */
+    cover: (src: string) => extras.cover(src),
     /** The built-in data source's process is up (true) or down: offline mode follows it. */
     builtinState: (up: boolean) => monitor.setReachable(up, 'The built-in library is not running'),
     /** A data source was removed: its downloads go (the cap may then evict their files). */
@@ -324,6 +337,7 @@ export function createOffline(deps: OfflineDeps) {
       monitor.dispose()
       downloads.dispose()
       if (availabilityTimer !== undefined) deps.timers.clearTimeout(availabilityTimer)
+      deps.timers.clearTimeout(sweepTimer)
       await cache.close()
       // A folder of our own under the OS temp dir (tests, the e2e harness) goes with the core.
       if (deps.mediaDir === undefined)
