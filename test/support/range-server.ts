@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 
 /** What the server does with the next request (taken in order, one each); default: answer it right. */
 export type Misbehaviour =
-  /** Headers and half the body, then the connection is cut. */
+  /** Headers and half the body, then the connection is closed (the half arrives whole). */
   | 'drop'
   /** Answers the whole file with 200 whatever the Range. */
   | 'ignore-range'
@@ -78,7 +78,7 @@ export async function rangeServer() {
     if (misbehave === 'drop') {
       res.write(body.subarray(0, half), () => {
         record.sent = half
-        res.socket?.destroy()
+        res.socket?.end()
       })
       return
     }
@@ -86,7 +86,7 @@ export async function rangeServer() {
       const held = gate
       res.write(body.subarray(0, half), () => {
         record.sent = half
-        const then = misbehave === 'hold' ? rest : () => res.socket?.destroy()
+        const then = misbehave === 'hold' ? rest : () => res.socket?.end()
         void (held?.wait ?? Promise.resolve()).then(then)
       })
       return

@@ -171,11 +171,14 @@ describe('media scheme: the first play copies the song into the cache with the o
     const across = get(t.source, `bytes=${SIZE / 2 - 5000}-${SIZE / 2 + 4999}`)
     release()
     expect((await across).bytes).toEqual(t.origin.bytes.subarray(SIZE / 2 - 5000, SIZE / 2 + 5000))
-    expect(server.served.map((s) => [s.range, s.status])).toEqual([
+    // The copy asked for the rest and failed; the player's range came from the network, from where the
+    // copy's bytes could no longer be read (its partial file is gone: nothing half kept).
+    const [copy, rest, network] = server.served.map((s) => [s.range, s.status])
+    expect([copy, rest]).toEqual([
       [undefined, 200],
       [`bytes=${SIZE / 2}-`, 503],
-      [`bytes=${SIZE / 2}-${SIZE / 2 + 4999}`, 206],
     ])
+    expect(network).toEqual([`bytes=${SIZE / 2 - 5000}-${SIZE / 2 + 4999}`, 206])
     expect(t.cache.has(key)).toBe(false)
     expect(readdirSync(dir).filter((n) => n !== 'index.json')).toEqual([])
     // Meanwhile the song streams from the network, without a new copy for every range.

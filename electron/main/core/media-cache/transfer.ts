@@ -86,6 +86,7 @@ export async function transfer(o: TransferOptions): Promise<Transferred> {
       await cancel(response)
       throw new MediaCacheError('too-large', 'The file is larger than the whole cache')
     }
+    let noted: Promise<void> = Promise.resolve()
     if (!append) {
       prefix.validator = {
         etag: response.headers.get('etag') ?? undefined,
@@ -93,12 +94,15 @@ export async function transfer(o: TransferOptions): Promise<Transferred> {
         total,
         contentType: contentType ?? undefined,
       }
-      await writeValidator(o.fs, o.partial, prefix.validator)
+      // Written beside the bytes, not before them: readers of the copy do not wait for it.
+      noted = writeValidator(o.fs, o.partial, prefix.validator)
+      noted.catch(() => undefined) // reported below, unless the body failed first
     }
     o.live.started(total, contentType ?? undefined, prefix.size)
     const before = prefix.size
     try {
       await receive(o, response, prefix, append, total)
+      await noted
     } catch (error) {
       // The connection dropped after some bytes: ask for the rest (the bytes so far are on disk).
       if (error instanceof Dropped && prefix.size > before && !o.fill.signal?.aborted) {

@@ -55,7 +55,11 @@ function liveBody(
 
   /** Bytes from the copy, or undefined when it will not bring them (failed, stalled, gone). */
   const fromCopy = async (): Promise<Uint8Array | undefined> => {
-    if (!(await arrives(live, position, timers))) return undefined
+    // One read per step: a whole step's bytes (the renderer reads each range whole anyway), or what the
+    // copy has when it ends.
+    const last = Math.min(span.end, position + READ_BYTES - 1)
+    await arrives(live, last, timers)
+    if (live.received <= position) return undefined
     try {
       const bytes = await live.read(position, Math.min(READ_BYTES, span.end + 1 - position))
       return bytes.byteLength > 0 ? bytes : undefined
@@ -96,17 +100,16 @@ function liveBody(
   )
 }
 
-/** Whether the byte at `position` reaches the disk before the copy ends or stalls for `STALL_MS`. */
-async function arrives(live: LiveFill, position: number, timers: Timers): Promise<boolean> {
+/** Waits until the byte at `position` is on disk, the copy ended, or it brought nothing for `STALL_MS`. */
+async function arrives(live: LiveFill, position: number, timers: Timers): Promise<void> {
   while (live.received <= position && live.state === 'running') {
     const before = live.received
     let timer: unknown
     const stalled = new Promise<void>((resolve) => (timer = timers.setTimeout(resolve, STALL_MS)))
     await Promise.race([live.waitFor(position), stalled])
     timers.clearTimeout(timer)
-    if (live.received <= position && live.received === before && live.state === 'running') return false
+    if (live.received === before && live.received <= position) return
   }
-  return live.received > position
 }
 
 /** The rest of the span from the network, checked to start where the copy stopped. */
