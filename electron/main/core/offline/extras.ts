@@ -6,6 +6,9 @@ import { keyString } from '../media-cache'
 /** Most bytes of a cover kept beside a song. */
 export const MAX_COVER_BYTES = 2 * 1024 * 1024
 
+/** Songs whose kept details stay parsed in memory (a few KB each). */
+const RECENT_EXTRAS = 200
+
 /** Image types kept, with the file extension they are kept under. */
 const COVER_TYPES: Record<string, string> = {
   'image/jpeg': 'jpg',
@@ -48,6 +51,20 @@ export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeo
   /** Written when a song's extras go: its cover may now be unused (checked by `sweep`). */
   const sweepMark = `${coverDir}/.sweep`
 
+  /**
+   * The last songs read or kept, parsed: starting a cached song (`player:resolve` from disk) reads no
+   * file for them. Not for the songs' sake (each is one small file), for the start's.
+   */
+  const recent = new Map<string, KeptExtras>()
+  const remember = (name: string, kept: KeptExtras) => {
+    recent.delete(name)
+    recent.set(name, kept)
+    for (const old of recent.keys()) {
+      if (recent.size <= RECENT_EXTRAS) break
+      recent.delete(old)
+    }
+  }
+
   /** The kept file of a cover address, if any (a cover of any image type). */
   const findCover = async (url: string): Promise<KeptCover | undefined> => {
     const hash = hashOf(url)
@@ -89,16 +106,23 @@ export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeo
       const temp = `${dir}/${name}.json.part`
       await deps.fs.writeFile(temp, JSON.stringify(kept))
       await deps.fs.rename(temp, `${dir}/${name}.json`)
+      remember(name, kept)
     },
     async read(key: Pick<CacheKey, 'sourceId' | 'songId'>): Promise<KeptExtras | undefined> {
+      const name = baseName(key)
+      const known = recent.get(name)
+      if (known) return known
       try {
-        return JSON.parse(await deps.fs.readFile(`${dir}/${baseName(key)}.json`, 'utf8')) as KeptExtras
+        const kept = JSON.parse(await deps.fs.readFile(`${dir}/${name}.json`, 'utf8')) as KeptExtras
+        remember(name, kept)
+        return kept
       } catch {
         return undefined
       }
     },
     async forget(key: Pick<CacheKey, 'sourceId' | 'songId'>): Promise<void> {
       const name = baseName(key)
+      recent.delete(name)
       await deps.fs.rm(`${dir}/${name}.json`, { force: true })
       // Covers kept per song before they were kept per address.
       await deps.fs.rm(`${dir}/${name}.cover`, { force: true })
