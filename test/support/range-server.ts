@@ -125,3 +125,13 @@ export async function rangeServer() {
 }
 
 export type RangeServer = Awaited<ReturnType<typeof rangeServer>>
+
+/**
+ * Where a request for the rest started (`bytes=<n>-`): a connection cut after half was sent delivers at
+ * most that half (what was in flight when it closed may be lost), so a test reads the offset asked.
+ */
+export function resumedAt(range: string | undefined): number {
+  const match = /^bytes=(\d+)-$/.exec(range ?? '')
+  if (!match) throw new Error(`not a request for the rest: ${range}`)
+  return Number(match[1])
+}

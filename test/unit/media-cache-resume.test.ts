@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createMediaCache } from '@main/core/media-cache'
 import type { MediaCacheOptions } from '@main/core/media-cache'
 import { fileNameFor } from '@main/core/media-cache/cache-index'
-import { rangeServer } from '../support/range-server'
+import { rangeServer, resumedAt } from '../support/range-server'
 import type { RangeServer } from '../support/range-server'
 
 /**
@@ -35,8 +35,6 @@ const open = (extra: Partial<MediaCacheOptions> = {}) =>
   createMediaCache({ dir, maxBytes: () => 10 * SIZE, timers: manualTimers, ...extra })
 const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex')
 const partials = () => readdirSync(dir).filter((n) => n.includes('.partial'))
-/** Bytes the server sent for `path`, over every answer. */
-const sentFor = (path: string) => server.requestsFor(path).reduce((sum, s) => sum + s.sent, 0)
 
 describe('media cache: resuming a download', () => {
   it('carries on with a Range request when the server drops the connection halfway', async () => {
@@ -45,11 +43,14 @@ describe('media cache: resuming a download', () => {
     const cache = open()
     const file = await cache.fill(key('a'), async () => song, { pin: true })
     const asked = server.requestsFor('/a')
-    expect(asked.map((s) => s.range)).toEqual([undefined, `bytes=${SIZE / 2}-`])
+    expect(asked).toHaveLength(2)
+    const from = resumedAt(asked[1]!.range)
+    expect(from).toBeGreaterThan(0)
+    expect(from).toBeLessThanOrEqual(SIZE / 2)
     expect(asked[1]!.ifRange).toBe(`"${song.md5}"`)
     expect(asked.map((s) => s.status)).toEqual([200, 206])
-    // The first half was not fetched twice.
-    expect(sentFor('/a')).toBe(SIZE)
+    // Only the rest was asked for: what came was not fetched twice.
+    expect(asked[1]!.sent).toBe(SIZE - from)
     expect(md5(await readFile(file.path))).toBe(song.md5)
     expect(file.entry).toMatchObject({ size: SIZE, md5: song.md5, pinned: true })
     expect(partials()).toEqual([])
@@ -90,10 +91,9 @@ describe('media cache: resuming a download', () => {
     server.plan.push('drop', 'ignore-range')
     const cache = open()
     const file = await cache.fill(key('a'), async () => song, { pin: true })
-    expect(server.requestsFor('/a').map((s) => [s.range, s.status])).toEqual([
-      [undefined, 200],
-      [`bytes=${SIZE / 2}-`, 200],
-    ])
+    const asked = server.requestsFor('/a')
+    expect(asked.map((s) => s.status)).toEqual([200, 200])
+    expect(resumedAt(asked[1]!.range)).toBeGreaterThan(0)
     expect(md5(await readFile(file.path))).toBe(song.md5)
     expect(statSync(file.path).size).toBe(SIZE)
   })

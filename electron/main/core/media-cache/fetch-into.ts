@@ -54,14 +54,12 @@ export async function fetchInto(
   const file = fileNameFor(key)
   const path = `${dir}/${file}`
   const partial = partialPath(path)
-  const hadPartial = await fs.stat(partial).then(
-    () => true,
-    () => false,
-  )
+  let hadPartial = false
   let written: Transferred
   try {
     if (deps.closed()) throw new MediaCacheError('cancelled', 'The cache is closed')
-    await fs.mkdir(dir, { recursive: true })
+    const folder = fs.mkdir(dir, { recursive: true })
+    folder.catch(() => undefined) // awaited (and reported) by the transfer before it writes
     written = await transfer({
       fs,
       fetch: deps.fetch,
@@ -71,6 +69,8 @@ export async function fetchInto(
       fill,
       maxBytes: deps.maxBytes,
       log: deps.log,
+      folder,
+      onPrefix: (size) => (hadPartial = size > 0),
     })
     if (deps.closed()) throw new MediaCacheError('cancelled', 'The cache is closed')
   } catch (error) {

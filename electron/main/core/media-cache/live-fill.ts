@@ -2,6 +2,9 @@ import type { CacheFs } from './fs-port'
 
 export type LiveFillState = 'running' | 'done' | 'failed'
 
+/** The first bytes of a fetch kept in memory for readers: a WAV header read and the first chunks. */
+export const HEAD_BYTES = 256 * 1024
+
 /**
  * A song being written into the cache, as others may read it while it arrives: the bytes from 0 to
  * `received` are on disk in `path` (the `.partial` file, then the finished file). The media scheme
@@ -20,6 +23,12 @@ export class LiveFill {
   readonly ready: Promise<void>
   private markReady!: () => void
   private waiters = new Set<() => void>()
+  /**
+   * The first bytes as they came (at least `HEAD_BYTES` once that many did): a player starting the song
+   * reads its header and first chunk from here, not from the disk.
+   */
+  private head: Uint8Array[] = []
+  private headBytes = 0
 
   /** Where the bytes are: the `.partial` file, then (renamed when complete and checked) `final`. */
   path: string
@@ -42,8 +51,12 @@ export class LiveFill {
     this.wake()
   }
 
-  /** Bytes up to `received` are written. */
-  advance(received: number) {
+  /** Bytes up to `received` are written; `chunk` is the last of them (the file's head is kept in memory). */
+  advance(received: number, chunk?: Uint8Array) {
+    if (chunk && received - chunk.byteLength === this.headBytes && this.headBytes < HEAD_BYTES) {
+      this.head.push(chunk)
+      this.headBytes = received
+    }
     this.received = received
     this.wake()
   }
@@ -51,6 +64,8 @@ export class LiveFill {
   /** The transfer starts again from zero (what was on disk is being replaced). */
   restart() {
     this.received = 0
+    this.head = []
+    this.headBytes = 0
     this.wake()
   }
 
@@ -92,6 +107,7 @@ export class LiveFill {
   async read(position: number, length: number): Promise<Uint8Array> {
     const count = Math.max(0, Math.min(length, this.received - position))
     if (count === 0) return new Uint8Array(0)
+    if (position + count <= this.headBytes) return this.fromHead(position, count)
     const path = this.path
     const handle = await this.fs.open(path, 'r').catch((error: unknown) => {
       // Renamed meanwhile (the bytes are the same at the same offsets): read the finished file.
@@ -110,6 +126,19 @@ export class LiveFill {
     } finally {
       await handle.close().catch(() => undefined)
     }
+  }
+
+  private fromHead(position: number, count: number): Uint8Array {
+    const out = new Uint8Array(count)
+    let at = 0 // offset of the current chunk in the file
+    for (const chunk of this.head) {
+      const from = Math.max(position, at)
+      const to = Math.min(position + count, at + chunk.byteLength)
+      if (from < to) out.set(chunk.subarray(from - at, to - at), from - position)
+      at += chunk.byteLength
+      if (at >= position + count) break
+    }
+    return out
   }
 
   private wake() {

@@ -20,6 +20,10 @@ export interface TransferOptions {
   fill: FillOptions
   maxBytes: () => number
   log: Logger
+  /** The folder is there (made while the request goes out): awaited before anything is written. */
+  folder: Promise<unknown>
+  /** Told how many bytes an earlier try left (0: none). */
+  onPrefix?: (size: number) => void
 }
 
 export interface Transferred {
@@ -37,6 +41,7 @@ export interface Transferred {
  */
 export async function transfer(o: TransferOptions): Promise<Transferred> {
   let prefix = await readPrefix(o.fs, o.partial, o.origin.size)
+  o.onPrefix?.(prefix.size)
   let resumes = 0
   const again = (why: string) => {
     if (++resumes > MAX_RESUMES) throw new MediaCacheError('network', why)
@@ -95,7 +100,8 @@ export async function transfer(o: TransferOptions): Promise<Transferred> {
         contentType: contentType ?? undefined,
       }
       // Written beside the bytes, not before them: readers of the copy do not wait for it.
-      noted = writeValidator(o.fs, o.partial, prefix.validator)
+      const validator = prefix.validator
+      noted = o.folder.then(() => writeValidator(o.fs, o.partial, validator))
       noted.catch(() => undefined) // reported below, unless the body failed first
     }
     o.live.started(total, contentType ?? undefined, prefix.size)
@@ -142,6 +148,7 @@ async function receive(
   total: number | undefined,
 ): Promise<void> {
   if (!response.body) throw new MediaCacheError('network', 'The answer had no body')
+  await o.folder
   const handle: CacheFileHandle = await o.fs.open(o.partial, append ? 'a' : 'w')
   const reader = response.body.getReader()
   try {
@@ -166,7 +173,7 @@ async function receive(
       await handle.write(value)
       prefix.hash.update(value)
       prefix.size = size
-      o.live.advance(size)
+      o.live.advance(size, value)
       o.fill.onProgress?.(size, total)
     }
   } finally {
