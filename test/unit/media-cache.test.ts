@@ -162,6 +162,19 @@ describe('media cache', () => {
     expect(cache.usage().downloadedBytes).toBe(20_000)
   })
 
+  it('keeps a song larger than the cap when a download joins its played copy', async () => {
+    const server = mediaServer()
+    const big = server.put('http://src/big', 20_000)
+    const cache = open(server)
+    // Played (capped), and downloaded at once: one fetch, kept as a download.
+    const played = cache.fill(key('big'), async () => ({ url: big.url }))
+    const downloaded = cache.fill(key('big'), async () => ({ url: big.url }), { pin: true })
+    const [a, b] = await Promise.all([played, downloaded])
+    expect(a.path).toBe(b.path)
+    expect(server.requests).toHaveLength(1)
+    expect(cache.usage()).toMatchObject({ downloadedBytes: 20_000, cachedBytes: 0 })
+  })
+
   it('keeps its index across a restart, and rebuilds a damaged one from the folder', async () => {
     const server = mediaServer()
     const a = server.put('http://src/a', 1000)

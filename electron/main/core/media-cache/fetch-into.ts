@@ -46,11 +46,11 @@ export async function fetchInto(
   const { fs, dir } = deps
   const k = keyString(key)
   const pinned = () => Boolean(fill.pin) || deps.pinned(k)
-  if (!fill.pin && origin.size !== undefined && origin.size > deps.maxBytes()) {
+  if (!pinned() && origin.size !== undefined && origin.size > deps.maxBytes()) {
     throw new MediaCacheError('too-large', 'The file is larger than the whole cache')
   }
   // Make room first when the size is known, so the write does not fill the disk with songs we would evict.
-  if (!fill.pin && origin.size !== undefined) await deps.evictTo(Math.max(0, deps.maxBytes() - origin.size))
+  if (!pinned() && origin.size !== undefined) await deps.evictTo(Math.max(0, deps.maxBytes() - origin.size))
   const file = fileNameFor(key)
   const path = `${dir}/${file}`
   const partial = partialPath(path)
@@ -71,6 +71,8 @@ export async function fetchInto(
       log: deps.log,
       folder,
       onPrefix: (size) => (hadPartial = size > 0),
+      // A download that joins a played song's copy lifts the cap for it.
+      capped: () => !pinned(),
     })
     if (deps.closed()) throw new MediaCacheError('cancelled', 'The cache is closed')
   } catch (error) {

@@ -24,6 +24,8 @@ export interface TransferOptions {
   folder: Promise<unknown>
   /** Told how many bytes an earlier try left (0: none). */
   onPrefix?: (size: number) => void
+  /** The file counts against the cache's cap (a played song, not a download): asked at each check. */
+  capped: () => boolean
 }
 
 export interface Transferred {
@@ -87,7 +89,7 @@ export async function transfer(o: TransferOptions): Promise<Transferred> {
 
     const contentType = response.headers.get('content-type') ?? prefix.validator?.contentType
     const total = o.origin.size ?? totalOf(response) ?? prefix.validator?.total
-    if (!o.fill.pin && total !== undefined && total > o.maxBytes()) {
+    if (o.capped() && total !== undefined && total > o.maxBytes()) {
       await cancel(response)
       throw new MediaCacheError('too-large', 'The file is larger than the whole cache')
     }
@@ -167,7 +169,7 @@ async function receive(
       if (o.origin.size !== undefined && size > o.origin.size) {
         throw new MediaCacheError('corrupt', `More bytes than the ${o.origin.size} announced`)
       }
-      if (!o.fill.pin && size > o.maxBytes()) {
+      if (o.capped() && size > o.maxBytes()) {
         throw new MediaCacheError('too-large', 'The file is larger than the whole cache')
       }
       await handle.write(value)
