@@ -42,3 +42,29 @@ export function parseMediaUrl(address: string): MediaRef | undefined {
     return undefined
   }
 }
+
+/** The host part of a kept cover's address. */
+const COVER_HOST = 'cover'
+
+/**
+ * `cadence-media://cover/?src=<the cover's address>`: a cover main keeps beside a downloaded or played
+ * song, served from disk (404 when it has none), so covers show without the data source. The key is the
+ * data source's own address of the image (one file for every song of an album).
+ */
+export function coverMediaUrl(src: string): string {
+  return `${MEDIA_SCHEME}://${COVER_HOST}/?src=${encodeURIComponent(src)}`
+}
+
+/** The cover address a kept-cover address names (an http(s) address), or undefined. */
+export function parseCoverMediaUrl(address: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(address)
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== `${MEDIA_SCHEME}:` || url.hostname !== COVER_HOST) return undefined
+  if (url.pathname !== '/' && url.pathname !== '') return undefined
+  const src = url.searchParams.get('src')
+  return src && /^https?:\/\//i.test(src) ? src : undefined
+}

@@ -4,24 +4,20 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { runInNewContext } from 'node:vm'
 import { setFlagsFromString } from 'node:v8'
-import type { Song } from '@shared/api/models'
 import type { CollectionSong } from '@shared/ipc/contract'
 import { createMediaCache } from '@main/core/media-cache'
 import { fileNameFor, serialiseIndex } from '@main/core/media-cache/cache-index'
 import { DOWNLOADS_KEY } from '@main/core/downloads/queue'
-import { createCachedSource } from '@main/core/offline/cached-source'
-import { silentLogger } from '@main/core/log'
 import { startApp } from '../e2e/harness'
 import type { App } from '../e2e/harness'
-import { findSongs, playable } from '../e2e/playback-support'
-import { clickToPlaying, waitPlaying, withPlayer } from './playback'
+import { browserStart, mainStart } from './offline-start'
 import { printTable, round, summarise } from './stats'
 import type { Figure } from './stats'
 
 /**
  * Issue 23's figures (`npx tsx test/bench/offline.ts`; needs `npx electron-vite build`):
- * - cached song start: Play → the audio element's `playing`, for a song whose audio main serves from the
- *   cache, beside the same for songs not played before (both resolve over IPC; only the audio differs);
+ * - the start of a cached song, in main alone and click → audible in Chromium with where the time goes
+ *   (`offline-start.ts`);
  * - Downloaded view with 10,000 songs: the sidebar link's click → the first row on screen;
  * - the cache index's memory for 10,000 songs (heap after a forced GC) and its size on disk.
  */
@@ -35,44 +31,6 @@ async function until(check: () => boolean, what: string, timeoutMs = 20_000) {
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 20))
-  }
-}
-
-async function cachedStart(): Promise<Figure[]> {
-  const app = await startApp()
-  try {
-    const { page } = app
-    await page.getByTestId('now-playing').waitFor()
-    const songs = await findSongs(app, 2 * RUNS + 2, playable)
-    const cached = songs.slice(2, 2 + RUNS)
-    const fresh = songs.slice(2 + RUNS)
-    await withPlayer(page, 'play-all', songs.slice(0, 2))
-    await waitPlaying(page)
-    // Play each song once, then wait until main has its whole file.
-    const inCache = (song: Song) =>
-      [...app.core.offline.cache.entries()].some((e) => e.songId === String(song.id))
-    for (const song of cached) {
-      await withPlayer(page, 'play-all', [song])
-      await waitPlaying(page)
-      await until(() => inCache(song), `song ${song.id} in the cache`)
-    }
-    const fromCache: number[] = []
-    const fromNetwork: number[] = []
-    for (let run = 0; run < RUNS; run++) {
-      await withPlayer(page, 'queue-one', [cached[run]])
-      fromCache.push(await clickToPlaying(page, 'player-toggle'))
-      await withPlayer(page, 'queue-one', [fresh[run]])
-      fromNetwork.push(await clickToPlaying(page, 'player-toggle'))
-    }
-    return [
-      {
-        ...summarise('cached song: Play to playing', fromCache, 'ms', '≤ 30'),
-        note: 'the audio element’s playing event, not the bench:audio recorder',
-      },
-      summarise('song not cached: Play to playing (same run)', fromNetwork, 'ms'),
-    ]
-  } finally {
-    await app.close()
   }
 }
 
@@ -180,52 +138,11 @@ async function indexMemory(): Promise<Figure[]> {
   }
 }
 
-/**
- * The cache's own share of a start, without Chromium: a media request for a cached 5 MB song answered by
- * the cached source (disk check, md5 already verified, file opened) to its first chunk of bytes.
- */
-async function firstByte(): Promise<Figure[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'cadence-bench-first-byte-'))
-  try {
-    const bytes = new Uint8Array(5 * 1024 * 1024).map((_, i) => i & 0xff)
-    const cache = createMediaCache({
-      dir,
-      maxBytes: () => 2 * 1024 ** 3,
-      fetch: (async () => new Response(bytes)) as typeof fetch,
-    })
-    const key = { sourceId: 'builtin', songId: '1', bitrate: 320000 }
-    await cache.fill(key, async () => ({ url: 'http://bench/1', size: bytes.length }))
-    const source = createCachedSource({
-      inner: { open: () => Promise.reject(new Error('the network was asked')) },
-      playable: (k) => cache.lookup(k),
-      fill: () => undefined,
-      isOffline: () => false,
-      log: silentLogger('bench'),
-    })
-    const runs: number[] = []
-    for (let run = 0; run < 21; run++) {
-      const started = performance.now()
-      const answer = await source.open(
-        { sourceId: 'builtin', songId: '1', br: 320000 },
-        { method: 'GET', range: 'bytes=0-' },
-      )
-      const reader = answer.body!.getReader()
-      await reader.read()
-      runs.push(performance.now() - started)
-      await reader.cancel()
-    }
-    await cache.close()
-    return [summarise('cached song: media request to first byte, in main', runs.slice(1), 'ms')]
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
-}
-
 export async function benchOffline(): Promise<Figure[]> {
   return [
     ...(await indexMemory()),
-    ...(await firstByte()),
-    ...(await cachedStart()),
+    ...(await mainStart()),
+    ...(await browserStart()),
     ...(await downloadedView()),
   ]
 }

@@ -5,6 +5,7 @@ import DownloadsView from '@renderer/views/DownloadsView.vue'
 import OfflineBanner from '@renderer/components/sources/OfflineBanner.vue'
 import DownloadsList from '@renderer/components/downloads/DownloadsList.vue'
 import SettingsStorage from '@renderer/components/settings/SettingsStorage.vue'
+import CommonCover from '@renderer/components/common/CommonCover.vue'
 import type { DownloadRow, DownloadsSummary, EventMap } from '@shared/ipc/contract'
 import { plugins, song } from './support'
 
@@ -140,6 +141,50 @@ describe('offline in the renderer', () => {
     wrapper.unmount()
     height.mockRestore()
     width.mockRestore()
+  })
+
+  it('shows covers from the copy main keeps when offline, or when the data source’s image fails', async () => {
+    answer(0)
+    const p = plugins()
+    const cover = 'http://127.0.0.1:9/media/cover/album/1'
+    const onDisk = `cadence-media://cover/?src=${encodeURIComponent(cover)}`
+    const withCover = (id: number) => song(id, { album: { id: 1, name: 'Album', artists: [], cover } })
+    const list = mount(SongList, {
+      props: { songs: [withCover(1), withCover(2)], label: 'List' },
+      global: { plugins: [p.pinia, p.i18n, p.router] },
+      attachTo: document.body,
+    })
+    const playlistCover = 'http://127.0.0.1:9/media/cover/playlist/1'
+    const header = mount(CommonCover, { props: { src: playlistCover }, global: { plugins: [p.pinia] } })
+    await flushPromises()
+    const thumbs = () => list.findAll('[data-testid="song-thumb"]').map((t) => t.attributes('src'))
+    expect(thumbs()).toEqual([cover, cover])
+    expect(header.get('img').attributes('src')).toBe(playlistCover)
+
+    // The data source's image fails (the app does not know it is offline yet): the kept copy is tried,
+    // wherever that cover shows.
+    await list.findAll('[data-testid="song-thumb"]')[0].trigger('error')
+    expect(thumbs()).toEqual([onDisk, onDisk])
+    await header.get('img').trigger('error')
+    expect(header.get('img').attributes('src')).toBe(
+      `cadence-media://cover/?src=${encodeURIComponent(playlistCover)}`,
+    )
+    // The kept copy fails too: the placeholder.
+    await header.get('img').trigger('error')
+    expect(header.find('img').exists()).toBe(false)
+    expect(header.find('[data-testid="cover-placeholder"]').exists()).toBe(true)
+
+    // Back online, covers come from the data source again; offline, from disk at once.
+    emit('offline:changed', { offline: true, since: 1, reason: 'fetch failed' })
+    emit('offline:changed', { offline: false })
+    await flushPromises()
+    expect(thumbs()).toEqual([cover, cover])
+    emit('offline:changed', { offline: true, since: 2, reason: 'fetch failed' })
+    await flushPromises()
+    expect(thumbs()).toEqual([onDisk, onDisk])
+    const other = mount(CommonCover, { props: { src: cover }, global: { plugins: [p.pinia] } })
+    expect(other.get('img').attributes('src')).toBe(onDisk)
+    list.unmount()
   })
 
   it('says once that the source cannot be reached, and clears it when it is back', async () => {

@@ -29,14 +29,17 @@ describe('media through main', () => {
   })
   afterAll(() => app?.close())
 
-  it('ships a CSP whose media-src names only the media scheme', async () => {
+  it('ships a CSP whose media-src names only the media scheme, and images only the same sources plus it', async () => {
     const html = await readFile(join(ROOT, 'out/renderer/index.html'), 'utf8')
     const csp = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1] ?? ''
-    const mediaSrc = csp
-      .split(';')
-      .map((part) => part.trim())
-      .find((part) => part.startsWith('media-src'))
-    expect(mediaSrc).toBe('media-src cadence-media:')
+    const directive = (name: string) =>
+      csp
+        .split(';')
+        .map((part) => part.trim())
+        .find((part) => part.startsWith(`${name} `))
+    expect(directive('media-src')).toBe('media-src cadence-media:')
+    // Covers kept on disk (issue 23) come from the scheme's cover route; nothing else was added.
+    expect(directive('img-src')).toBe("img-src 'self' data: blob: http: https: cadence-media:")
   })
 
   it('resolves songs to the media scheme: the signed URL stays in main', () => {

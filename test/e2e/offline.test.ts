@@ -1,3 +1,4 @@
+import type { Locator } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Song } from '@shared/api/models'
 import type { CollectionSong, CollectionSummary, IpcResult } from '@shared/ipc/contract'
@@ -7,18 +8,29 @@ import { findSongs, playable, title, waitForClock } from './playback-support'
 
 /**
  * Issue 23 in the real renderer: one of the user's own playlists downloaded from its page, shown in
- * Downloaded with sizes and marked in the list; then the data source stops, the app says so once, and the
- * playlist plays whole from disk through the media scheme while the one song not downloaded is skipped
- * with the reason.
+ * Downloaded with sizes and marked in the list; then the data source stops, the app says so once, the
+ * playlist shows its covers from disk and plays whole from disk through the media scheme while the one
+ * song not downloaded is skipped with the reason.
  */
 
 const APP = { senderUrl: '' }
 
+/** Where an image shows from once it has loaded (its address), or '' while it has not (or is gone). */
+const loadedFrom = async (image: Locator) =>
+  (await image.count()) === 0
+    ? ''
+    : image.evaluate((el) => {
+        const img = el as HTMLImageElement
+        return img.complete && img.naturalWidth > 0 ? img.currentSrc : ''
+      })
+
+/** A song as the renderer keeps it in one of the user's playlists (its album's cover with it). */
 const asRow = (song: Song): CollectionSong => ({
   id: song.id,
   name: song.name,
   tns: song.tns,
   artists: song.artists.map(({ id, name }) => ({ id, name })),
+  album: song.album && { id: song.album.id, name: song.album.name, cover: song.album.cover, artists: [] },
   duration: song.duration,
 })
 
@@ -74,10 +86,27 @@ describe('offline: downloads and playing without the data source', () => {
     await app.screenshot('offline-downloaded-badges')
   })
 
-  it('with the data source stopped: says so once, plays the playlist whole, skips the rest with the reason', async () => {
+  it('with the data source stopped: says so once, shows the kept covers, plays the playlist whole, skips the rest', async () => {
     const { page } = app
     await app.server!.close()
+    // A window opened afresh: nothing of the data source's images left in Chromium's caches.
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Network.clearBrowserCache')
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
+    await page.reload()
     await page.getByTestId('sidebar-collection-item').filter({ hasText: 'Train' }).click()
+    // The covers of the downloaded songs (and the playlist's, the first song's) load from disk: the data
+    // source's images fail, and each is shown from the copy main kept with the download.
+    const header = page.locator('.playlist-header img.common-cover')
+    const rows = page.getByTestId('song-row')
+    for (const image of [
+      header,
+      rows.nth(0).getByTestId('song-thumb'),
+      rows.nth(3).getByTestId('song-thumb'),
+    ]) {
+      await expect.poll(() => loadedFrom(image), { timeout: 10_000 }).toMatch(/^cadence-media:\/\/cover\//)
+    }
+    await app.screenshot('offline-covers')
     await page.getByTestId('play-all').click()
     await waitForClock(page, 0.3)
     expect(await title(page)).toBe(songs[0].name)
@@ -100,6 +129,8 @@ describe('offline: downloads and playing without the data source', () => {
     await page.getByTestId('player-next').click()
     await page.getByTestId('player-title').getByText(songs[2].name, { exact: true }).waitFor()
     await waitForClock(page, 0.3)
+    // The bar's cover too, now that the app knows it is offline.
+    expect(await loadedFrom(page.getByTestId('player-cover'))).toMatch(/^cadence-media:\/\/cover\//)
     await app.screenshot('offline-playing')
   })
 })

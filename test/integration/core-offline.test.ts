@@ -62,7 +62,7 @@ describe('offline mode against the reference server', () => {
       fetch: (input, init) => {
         const url = String(input instanceof Request ? input.url : input)
         const path = new URL(url).pathname
-        if (path.startsWith('/media/')) mediaRequests.push(url)
+        if (path.startsWith('/media/') && !path.startsWith('/media/cover/')) mediaRequests.push(url)
         if (path === '/song/detail') detailRequests.push(url)
         return fetch(input, init)
       },
@@ -83,24 +83,51 @@ describe('offline mode against the reference server', () => {
   let other: Song
   let played: Song
   let playedBytes: Buffer
+  /** The playlist's songs as the server described them before it stopped. */
+  const fromServer = new Map<string, Song>()
 
   /** Plays a song as the renderer does: `player:resolve`, then the whole file from the media scheme. */
-  async function play(song: Song, range?: string): Promise<{ status: number; bytes: Buffer; url: string }> {
+  async function play(
+    song: Song,
+    range?: string,
+  ): Promise<{ status: number; bytes: Buffer; url: string; contentRange: string | null }> {
     const resolved = await invoke<Song>('player:resolve', { id: song.id, br: 320000 })
     const url = resolved.meta?.url
     if (!url) throw new Error(`no url: ${resolved.privilege?.reason}`)
     const answer = await core.media(new Request(url, range ? { headers: { Range: range } } : {}))
-    return { status: answer.status, bytes: Buffer.from(await answer.arrayBuffer()), url }
+    const bytes = Buffer.from(await answer.arrayBuffer())
+    return { status: answer.status, bytes, url, contentRange: answer.headers.get('content-range') }
   }
   const keyOf = (song: Song) => ({ sourceId: 'builtin', songId: String(song.id), bitrate: 320000 })
 
-  it('keeps a played song; the second play makes no request for its audio', async () => {
+  /** Plays a song as the renderer's output reads it: the WAV header's 64 KB, then ranges to the end. */
+  async function playInRanges(song: Song): Promise<Buffer> {
+    const first = await play(song, 'bytes=0-65535')
+    expect(first.status).toBe(206)
+    const total = Number(/\/(\d+)$/.exec(first.contentRange ?? '')?.[1])
+    const parts = [first.bytes]
+    for (let start = 65536; start < total; start += 400_000) {
+      const end = Math.min(total, start + 400_000) - 1
+      const answer = await core.media(new Request(first.url, { headers: { Range: `bytes=${start}-${end}` } }))
+      expect(answer.status).toBe(206)
+      parts.push(Buffer.from(await answer.arrayBuffer()))
+    }
+    return Buffer.concat(parts)
+  }
+
+  it('keeps a played song: its first play fetches the audio once, the second not at all', async () => {
     const songs = await invoke<Song[]>('catalog:recommend-songs', { limit: 10 })
     played = songs[9]!
-    const first = await play(played)
-    expect(first.status).toBe(200)
-    playedBytes = first.bytes
+    const mediaBefore = mediaRequests.length
+    const detailBefore = detailRequests.length
+    playedBytes = await playInRanges(played)
     await expect.poll(() => core.offline.cache.has(keyOf(played)), { timeout: 20_000 }).toBe(true)
+    // One request for the audio (the copy the player read), one /song/detail (player:resolve).
+    expect(mediaRequests.length - mediaBefore).toBe(1)
+    expect(detailRequests.length - detailBefore).toBe(1)
+    const file = await core.offline.cache.lookup(keyOf(played))
+    expect((await readFile(file!.path)).equals(playedBytes)).toBe(true)
+    expect(createHash('md5').update(playedBytes).digest('hex')).toBe(file!.entry.md5)
     // Its details and lyrics are kept beside it, so starting it again asks the data source nothing.
     await expect.poll(() => core.offline.extras.read(keyOf(played)), { timeout: 20_000 }).toBeDefined()
     const detailsBefore = detailRequests.length
@@ -148,6 +175,7 @@ describe('offline mode against the reference server', () => {
       expect(bytes.length).toBe(detail.meta?.size)
       expect(createHash('md5').update(bytes).digest('hex')).toBe(file!.entry.md5)
       expect(file!.entry.md5).toMatch(/^[0-9a-f]{32}$/)
+      fromServer.set(String(song.id), await core.api().songDetail(song.id, undefined, 320000))
     }
     const available = await invoke<{ downloaded: string[] }>('media:available')
     expect(available.downloaded.sort()).toEqual(playlist.map((s) => String(s.id)).sort())
@@ -171,6 +199,7 @@ describe('offline mode against the reference server', () => {
     expect(offlineEvents).toHaveLength(1)
     expect(offlineEvents[0]).toMatchObject({ offline: true })
 
+    let withLyrics = 0
     for (const song of playlist) {
       const file = await core.offline.playable({
         sourceId: 'builtin',
@@ -178,10 +207,20 @@ describe('offline mode against the reference server', () => {
         bitrate: 320000,
       })
       expect(file?.entry.pinned).toBe(true)
-      // Lyrics and the song's details were kept beside it.
+      // Its details, lyrics and cover were kept beside it, and player:resolve answers with them.
       const kept = await core.offline.extras.read({ sourceId: 'builtin', songId: String(song.id) })
+      const server = fromServer.get(String(song.id))!
       expect(kept?.song.name).toBe(song.name)
+      if (server.meta?.lyric?.normal) withLyrics++
+      expect(kept?.lyric).toEqual(server.meta?.lyric)
+      const resolved = await invoke<Song>('player:resolve', { id: song.id, br: 320000 })
+      expect(resolved.meta?.lyric).toEqual(server.meta?.lyric)
+      expect(resolved.album?.cover).toBe(server.album?.cover)
+      const cover = await core.offline.cover(server.album!.cover!)
+      expect(cover?.type).toBe('image/svg+xml')
+      expect((await readFile(cover!.path, 'utf8')).startsWith('<svg')).toBe(true)
     }
+    expect(withLyrics).toBeGreaterThan(0) // not only instrumentals
     // The playlist plays whole, from disk, through the media scheme the renderer uses.
     for (const song of playlist) {
       const answer = await play(song)

@@ -160,7 +160,11 @@ export function createCore(deps: CoreDeps): Core {
         return url
       }),
   })
-  const media = createMediaHandler({ source: offline.mediaSource(mediaSource), log: log('media') })
+  const media = createMediaHandler({
+    source: offline.mediaSource(mediaSource),
+    covers: offline.cover,
+    log: log('media'),
+  })
 
   const listen = createListen({
     ports: deps.listen ?? {},
@@ -194,8 +198,10 @@ export function createCore(deps: CoreDeps): Core {
       if (state.song && String(state.song.id) !== String(before)) likedSongs.playing(state.song.id)
     },
     onSessionSaved: () => quitSave.saved(),
-    mediaUrl: (ref, signedUrl) => {
+    mediaUrl: (ref, signedUrl, song) => {
       mediaSource.remember(ref, signedUrl)
+      // The song's copy into the cache, which the player is about to read, needs no /song/detail either.
+      offline.rememberResolved(ref, signedUrl, song)
       return mediaUrl(ref)
     },
   })

@@ -7,8 +7,11 @@ import type {
   OfflineAvailability,
   OfflineState,
 } from '@shared/ipc/contract'
+import { coverMediaUrl } from '@shared/player/media-url'
 import { invoke, on } from '@renderer/services/cadence'
 import { toCollectionSong } from './collection'
+
+const isRemote = (url: string) => /^https?:\/\//i.test(url)
 
 /** Where a song plays from without the network: a download, or only the cache of played songs. */
 export type OfflineAvailabilityKind = 'downloaded' | 'cached'
@@ -36,6 +39,8 @@ export const useOfflineStore = defineStore('offline', () => {
   const cached = shallowRef<ReadonlySet<string>>(new Set())
   const summary = shallowRef<DownloadsSummary>(EMPTY_SUMMARY)
   const cacheInfo = shallowRef<MediaCacheInfo>()
+  /** Cover addresses that did not load from the data source: shown from main's kept copy instead. */
+  const failedCovers = shallowRef<ReadonlySet<string>>(new Set())
   /** Called once per change to offline (the layout says so in a toast). */
   const listeners = new Set<(next: OfflineState) => void>()
   let started = false
@@ -47,6 +52,8 @@ export const useOfflineStore = defineStore('offline', () => {
   const setState = (next: OfflineState) => {
     const changed = next.offline !== state.value.offline
     state.value = next
+    // Back online: covers load from the data source again.
+    if (changed && !next.offline && failedCovers.value.size) failedCovers.value = new Set()
     if (changed) for (const listener of listeners) listener(next)
   }
 
@@ -79,6 +86,27 @@ export const useOfflineStore = defineStore('offline', () => {
     return undefined
   }
 
+  /** Whether a cover loads from main's kept copy: offline, or after it failed from the data source. */
+  function coverFromDisk(url: string | undefined): boolean {
+    return !!url && isRemote(url) && (state.value.offline || failedCovers.value.has(url))
+  }
+  /**
+   * Where an `<img>` loads a cover from: the data source's address, or the copy main keeps beside the
+   * songs on disk (`cadence-media://cover/`), so covers show without the data source.
+   */
+  function coverSrc(url: string | undefined): string | undefined {
+    return url && coverFromDisk(url) ? coverMediaUrl(url) : url
+  }
+  /**
+   * An image of the cover `url` failed to load from `loaded`: answers true when the kept copy is worth a
+   * try (it failed from the data source), false when there is nothing more to try.
+   */
+  function coverFailed(url: string | undefined, loaded: string): boolean {
+    if (!url || !isRemote(url) || loaded !== url) return false
+    if (!failedCovers.value.has(url)) failedCovers.value = new Set(failedCovers.value).add(url)
+    return true
+  }
+
   async function download(songs: readonly Song[]) {
     const playable = songs.filter((s) => s.privilege?.playable !== false)
     if (!playable.length) return summary.value
@@ -104,6 +132,9 @@ export const useOfflineStore = defineStore('offline', () => {
     cacheInfo,
     start,
     availability,
+    coverFromDisk,
+    coverSrc,
+    coverFailed,
     download,
     remove,
     pause,

@@ -2,7 +2,7 @@ import type { CollectionSong, DownloadRow, DownloadsPage, DownloadsSummary } fro
 import type { CacheKey } from '../media-cache'
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, MAX_ATTEMPTS, NotAvailable, backoffMs, judge } from './retry'
 import type { Verdict } from './retry'
-import { DOWNLOADS_KEY, itemKey, loadQueue, row, savedQueue, summarize } from './store'
+import { DOWNLOADS_KEY, itemKey, loadQueue, newItem, row, savedQueue, summarize } from './store'
 import type { Item } from './store'
 import type { DownloadsDeps, ResolvedDownload } from './types'
 
@@ -18,8 +18,10 @@ const EMIT_DELAY_MS = 200
 /**
  * The download queue: songs made available offline, kept in the store so a queue of 10,000 songs survives
  * a restart. At most `concurrency` songs are fetched at once; a failed try waits (2 s, 4 s, … 5 min) and
- * is tried again, up to `MAX_ATTEMPTS`; while the data source is unreachable nothing is spent. A full disk
- * pauses the whole queue with a message. A finished download is pinned in the media cache: never evicted.
+ * is tried again, up to `MAX_ATTEMPTS`; while the data source is unreachable nothing is spent. A try, a
+ * resume after a pause or a restart carries on from the bytes already on disk (the media cache asks for
+ * the rest with `Range`). A full disk pauses the whole queue with a message. A finished download is
+ * pinned in the media cache: never evicted.
  */
 export function createDownloads(deps: DownloadsDeps) {
   const now = deps.now ?? Date.now
@@ -35,6 +37,8 @@ export function createDownloads(deps: DownloadsDeps) {
   const loaded = loadQueue(deps.store)
   const items = loaded.items
   let paused = loaded.paused
+  /** Paused by a full disk (not by the user): what stops leaves nothing behind. */
+  let diskFull = false
   let message = loaded.message
   let saveTimer: unknown
   const save = () => {
@@ -139,10 +143,16 @@ export function createDownloads(deps: DownloadsDeps) {
       item.attempts = 0
       deps.onAvailabilityChange?.()
     } catch (error) {
-      if (items.get(key) !== item) return
+      if (items.get(key) !== item) {
+        // Removed while it ran: the bytes it had are of no use to anyone.
+        await deps.cache.discardPartial(cacheKey)
+        return
+      }
       item.received = undefined
       const verdict =
         error instanceof NotAvailable ? { kind: 'fatal' as const, message: error.message } : judge(error)
+      // Stopped because the disk is full: its bytes go too (a pause by the user keeps them).
+      if (verdict.kind === 'cancelled' && diskFull) await deps.cache.discardPartial(cacheKey)
       settle(key, item, verdict)
     } finally {
       running.delete(key)
@@ -161,6 +171,7 @@ export function createDownloads(deps: DownloadsDeps) {
         item.state = 'queued'
         enqueue(key, true)
         paused = true
+        diskFull = true
         message = 'The disk is full: downloads are paused. Free some space, then resume.'
         deps.log.warn('disk full: downloads paused')
         for (const controller of running.values()) controller.abort()
@@ -214,9 +225,16 @@ export function createDownloads(deps: DownloadsDeps) {
     )
   }
 
-  /** Startup: a done download whose file is gone is fetched again; waiting ones get their timers back. */
+  /**
+   * Startup: a done download whose file is gone is fetched again; waiting ones get their timers back; the
+   * partial files of songs still to download stay (they carry on from there), any other goes.
+   */
   const reconcile = async () => {
     await deps.cache.ready
+    await deps.cache.prunePartials((k) => {
+      const item = items.get(itemKey(k.sourceId, k.songId))
+      return !!item && item.state !== 'done' && item.bitrate === k.bitrate
+    })
     for (const [key, item] of items) {
       if (item.state === 'done') {
         const cacheKey = { sourceId: item.sourceId, songId: item.songId, bitrate: item.bitrate }
@@ -257,29 +275,9 @@ export function createDownloads(deps: DownloadsDeps) {
           }
           continue
         }
-        if (song.privilege?.playable === false) {
-          items.set(key, {
-            song,
-            sourceId,
-            songId: String(song.id),
-            bitrate: deps.bitrateFor(song),
-            state: 'failed',
-            attempts: 0,
-            addedAt: now(),
-            error: song.privilege.reason ?? 'The data source does not play this song',
-          })
-          continue
-        }
-        items.set(key, {
-          song,
-          sourceId,
-          songId: String(song.id),
-          bitrate: deps.bitrateFor(song),
-          state: 'queued',
-          attempts: 0,
-          addedAt: now(),
-        })
-        enqueue(key)
+        const item = newItem(song, sourceId, deps.bitrateFor(song), now())
+        items.set(key, item)
+        if (item.state === 'queued') enqueue(key)
       }
       changed()
       pump()
@@ -338,6 +336,7 @@ export function createDownloads(deps: DownloadsDeps) {
     },
     resume(): DownloadsSummary {
       paused = false
+      diskFull = false
       message = undefined
       changed()
       pump()

@@ -27,6 +27,16 @@ export interface Saved {
 
 export const itemKey = (sourceId: string, songId: string) => `${sourceId}\u0000${songId}`
 
+/** A song added to the queue: queued, or failed at once when the data source says it does not play it. */
+export function newItem(song: CollectionSong, sourceId: string, bitrate: number, addedAt: number): Item {
+  const base = { song, sourceId, songId: String(song.id), bitrate, attempts: 0, addedAt }
+  if (song.privilege?.playable === false) {
+    const error = song.privilege.reason ?? 'The data source does not play this song'
+    return { ...base, state: 'failed', error }
+  }
+  return { ...base, state: 'queued' }
+}
+
 /** The queue as the store kept it (a download cut short by a quit starts again). */
 export function loadQueue(store: KeyValueStore): {
   paused: boolean

@@ -1,12 +1,15 @@
-import { randomBytes } from 'node:crypto'
 import { silentLogger } from '../log'
 import { realTimers } from '../ports'
 import type { CacheEntry, CacheKey } from './cache-index'
-import { PART_EXT, fileNameFor, keyString, loadIndex, saveIndex } from './cache-index'
-import { errorCode, isDiskFull, realCacheFs } from './fs-port'
+import { fileNameFor, keyString, loadIndex, saveIndex } from './cache-index'
+import { errorCode, realCacheFs } from './fs-port'
 import type { CacheUsage, CachedFile, FillOptions, MediaCacheOptions, MediaOrigin } from './cache-types'
 import { MediaCacheError } from './cache-types'
-import { md5Of, writeBody } from './file-io'
+import { md5Of } from './file-io'
+import { fetchInto } from './fetch-into'
+import type { FetchIntoDeps } from './fetch-into'
+import { LiveFill } from './live-fill'
+import { discardPartial, partialPath, prunePartials } from './partial'
 
 export { DEFAULT_CACHE_MAX_BYTES, MediaCacheError } from './cache-types'
 export type {
@@ -23,8 +26,9 @@ const FETCH_ATTEMPTS = 2
 
 /**
  * The on-disk cache of played songs and downloads, owned by main. Files are keyed by data source, song and
- * bitrate, written to a `.part` file and renamed when complete and checked, so a half file never has a
- * cache name. Concurrent requests for one song share one fetch. See docs/playback.md "Offline".
+ * bitrate, written to a `.partial` file and renamed when complete and checked, so a half file never has a
+ * cache name. Concurrent requests for one song share one fetch, which the media scheme reads as it
+ * arrives (`live`). See docs/playback.md "Offline".
  */
 export function createMediaCache(options: MediaCacheOptions) {
   const fs = options.fs ?? realCacheFs
@@ -39,7 +43,6 @@ export function createMediaCache(options: MediaCacheOptions) {
   const entries = new Map<string, CacheEntry>()
   /** Entries whose md5 was checked since the start. */
   const verified = new Set<string>()
-  const inflight = new Map<string, Promise<CachedFile>>()
   const pinWhenDone = new Set<string>()
   let cachedBytes = 0
   let downloadedBytes = 0
@@ -180,110 +183,93 @@ export function createMediaCache(options: MediaCacheOptions) {
     return { path, entry }
   }
 
-  const fetchOnce = async (key: CacheKey, origin: MediaOrigin, fill: FillOptions): Promise<CachedFile> => {
-    if (!fill.pin && origin.size !== undefined && origin.size > options.maxBytes()) {
-      throw new MediaCacheError('too-large', 'The file is larger than the whole cache')
-    }
-    let response: Response
-    try {
-      response = await doFetch(origin.url, { signal: fill.signal })
-    } catch (error) {
-      if (fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
-      throw new MediaCacheError('network', `The audio could not be fetched: ${String(error)}`)
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined)
-      throw new MediaCacheError('http', `The audio answered HTTP ${response.status}`, response.status)
-    }
-    // Make room first when the size is known, so the write does not fill the disk with songs we would evict.
-    if (!fill.pin && origin.size !== undefined) await evictTo(Math.max(0, options.maxBytes() - origin.size))
-    const file = fileNameFor(key)
-    const part = `${dir}/${file}.${randomBytes(6).toString('hex')}${PART_EXT}`
-    let written: { size: number; md5: string }
-    try {
-      if (closed) throw new MediaCacheError('cancelled', 'The cache is closed')
-      await fs.mkdir(dir, { recursive: true })
-      written = await writeBody(fs, () => options.maxBytes(), response, part, origin, fill)
-      if (closed) throw new MediaCacheError('cancelled', 'The cache is closed')
-    } catch (error) {
-      await fs.rm(part, { force: true }).catch(() => undefined)
-      if (isDiskFull(error)) {
-        // Nothing half-written stays; the played-songs cache gives back half of what it holds.
-        await evictTo(Math.floor(cachedBytes / 2))
-        log.warn('the disk is full; the cache shrank', { cachedBytes })
-        throw new MediaCacheError('disk-full', 'The disk is full')
-      }
-      if (error instanceof MediaCacheError) throw error
-      if (fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
-      throw new MediaCacheError('network', `The audio could not be saved: ${String(error)}`)
-    }
-    const path = `${dir}/${file}`
-    await fs.rename(part, path)
-    const st = await fs.stat(path)
+  const fetchOnce = (key: CacheKey, origin: MediaOrigin, fill: FillOptions, live: LiveFill) =>
+    fetchInto(fetchDeps, key, origin, fill, live)
+  const fetchDeps: FetchIntoDeps = {
+    fs,
+    dir,
+    fetch: doFetch,
+    log,
+    now,
+    maxBytes: () => options.maxBytes(),
+    closed: () => closed,
+    pinned: (k) => pinWhenDone.has(k) || Boolean(entries.get(k)?.pinned),
+    evictTo,
+    async diskFull() {
+      // Nothing half-written stays; the played-songs cache gives back half of what it holds.
+      await evictTo(Math.floor(cachedBytes / 2))
+      log.warn('the disk is full; the cache shrank', { cachedBytes })
+    },
+    commit(entry) {
+      add(entry)
+      verified.add(keyString(entry))
+      scheduleSave()
+    },
+  }
+
+  /** One fetch of one song, however many ask for it; `live` is what readers see while it arrives. */
+  interface Job {
+    live: LiveFill
+    done: Promise<CachedFile>
+  }
+  const jobs = new Map<string, Job>()
+
+  const startJob = (key: CacheKey, origin: () => Promise<MediaOrigin>, fillOptions: FillOptions): Job => {
     const k = keyString(key)
-    const pinned = Boolean(fill.pin) || pinWhenDone.has(k) || Boolean(entries.get(k)?.pinned)
-    const entry: CacheEntry = {
-      sourceId: key.sourceId,
-      songId: key.songId,
-      bitrate: key.bitrate,
-      file,
-      size: written.size,
-      md5: written.md5,
-      mtimeMs: st.mtimeMs,
-      lastPlayed: now(),
-      pinned,
-      contentType: response.headers.get('content-type') ?? undefined,
-    }
-    add(entry)
-    verified.add(k)
-    scheduleSave()
-    if (!pinned) await evictTo(options.maxBytes(), k)
-    return { path, entry }
+    const path = `${dir}/${fileNameFor(key)}`
+    const live = new LiveFill(fs, partialPath(path), path)
+    const done = (async () => {
+      await ready
+      const cached = await lookup(key, { touch: !fillOptions.pin })
+      if (cached) {
+        live.finish(cached.entry.size, cached.entry.contentType)
+        return cached
+      }
+      let lastError: unknown
+      for (let attempt = 1; attempt <= FETCH_ATTEMPTS; attempt++) {
+        try {
+          return await fetchOnce(key, await origin(), fillOptions, live)
+        } catch (error) {
+          lastError = error
+          if (!(error instanceof MediaCacheError) || error.reason !== 'corrupt') throw error
+          log.warn('a fetched file failed its check; fetching again', { songId: key.songId, attempt })
+          live.restart()
+        }
+      }
+      throw lastError
+    })()
+      .catch((error: unknown) => {
+        live.fail()
+        throw error
+      })
+      .finally(() => {
+        jobs.delete(k)
+        pinWhenDone.delete(k)
+      })
+    // Whoever started it may not wait for it (a played song's copy): no unhandled rejection.
+    done.catch(() => undefined)
+    const job = { live, done }
+    jobs.set(k, job)
+    return job
   }
 
   /**
    * The song's file, from the cache or fetched into it. `origin` is asked for each attempt (a signed URL
    * may have expired); a file that fails its size or md5 check is fetched once more, then the call fails
-   * with `corrupt`. Callers asking for the same song at once share one fetch.
+   * with `corrupt`. Callers asking for the same song at once share one fetch, which `live(key)` shows as
+   * it arrives.
    */
   const fill = async (
     key: CacheKey,
     origin: () => Promise<MediaOrigin>,
     fillOptions: FillOptions = {},
   ): Promise<CachedFile> => {
-    await ready
     const k = keyString(key)
-    const cached = await lookup(key, { touch: !fillOptions.pin })
-    if (cached) {
-      if (fillOptions.pin) setPinned(cached.entry, true)
-      return cached
-    }
-    const running = inflight.get(k)
-    if (running) {
-      if (fillOptions.pin) pinWhenDone.add(k)
-      const done = await running
-      if (fillOptions.pin) setPinned(done.entry, true)
-      return done
-    }
     if (fillOptions.pin) pinWhenDone.add(k)
-    const run = (async () => {
-      let lastError: unknown
-      for (let attempt = 1; attempt <= FETCH_ATTEMPTS; attempt++) {
-        try {
-          return await fetchOnce(key, await origin(), fillOptions)
-        } catch (error) {
-          lastError = error
-          if (!(error instanceof MediaCacheError) || error.reason !== 'corrupt') throw error
-          log.warn('a fetched file failed its check; fetching again', { songId: key.songId, attempt })
-        }
-      }
-      throw lastError
-    })().finally(() => {
-      inflight.delete(k)
-      pinWhenDone.delete(k)
-    })
-    inflight.set(k, run)
-    return run
+    const job = jobs.get(k) ?? startJob(key, origin, fillOptions)
+    const done = await job.done
+    if (fillOptions.pin) setPinned(done.entry, true)
+    return done
   }
 
   const usage = (): CacheUsage => {
@@ -302,6 +288,22 @@ export function createMediaCache(options: MediaCacheOptions) {
     dir,
     lookup,
     fill,
+    /** The fetch under way for a song (its bytes so far, for the media scheme), if any. */
+    live: (key: CacheKey): LiveFill | undefined => jobs.get(keyString(key))?.live,
+    /** Deletes the partial file of a song nobody fetches any more (a download removed). */
+    async discardPartial(key: CacheKey): Promise<void> {
+      await ready
+      if (jobs.has(keyString(key))) return
+      await discardPartial(fs, partialPath(`${dir}/${fileNameFor(key)}`))
+    },
+    /**
+     * Deletes the partial files of songs nobody fetches any more (a download removed, or cut short by a
+     * crash before it was pinned); `keep` names the ones the download queue still wants.
+     */
+    async prunePartials(keep: (key: CacheKey) => boolean): Promise<void> {
+      await ready
+      await prunePartials(fs, dir, (key) => keep(key) || jobs.has(keyString(key)))
+    },
     /** Whether a complete file is indexed (no disk check: for badges and offline decisions). */
     has: (key: CacheKey) => entries.has(keyString(key)),
     entry: (key: CacheKey) => entries.get(keyString(key)),

@@ -18,7 +18,8 @@ export interface CacheFileHandle {
 
 export interface CacheFs {
   mkdir(path: string, options: { recursive: true }): Promise<unknown>
-  open(path: string, flags: 'w' | 'r'): Promise<CacheFileHandle>
+  /** `w` writes a new file (truncating), `a` appends (a resumed download), `r` reads. */
+  open(path: string, flags: 'w' | 'a' | 'r'): Promise<CacheFileHandle>
   rename(from: string, to: string): Promise<void>
   rm(path: string, options: { force: true; recursive?: boolean }): Promise<void>
   stat(path: string): Promise<{ size: number; mtimeMs: number }>

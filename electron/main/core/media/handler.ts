@@ -1,5 +1,8 @@
-import { parseMediaUrl } from '@shared/player/media-url'
+import { parseCoverMediaUrl, parseMediaUrl } from '@shared/player/media-url'
 import type { Logger } from '../log'
+import { coverResponse } from './cover'
+import { COMMON_HEADERS, failure } from './answers'
+import type { CoverSource } from './cover'
 import { MediaError } from './source'
 import type { MediaSource } from './source'
 
@@ -10,14 +13,20 @@ export type MediaRequest = Pick<Request, 'url' | 'method' | 'headers'> & { signa
  * The media scheme's handler, without Electron: a request for `cadence-media://song/<source>/<song>?br=`
  * becomes the song's bytes from the `MediaSource` (streamed, with Range), or an HTTP status with a short
  * text saying why (400 a bad address, 405 not GET/HEAD, 404 no such audio, 403 refused, 502 the data
- * source failed). The glue registers it with `protocol.handle`; the end-to-end harness routes the scheme
+ * source failed). `cadence-media://cover/?src=` is a cover kept on disk (`covers`), or 404. The glue registers it with `protocol.handle`; the end-to-end harness routes the scheme
  * to it the same way.
  */
-export function createMediaHandler(deps: { source: MediaSource; log?: Logger }) {
+export function createMediaHandler(deps: { source: MediaSource; covers?: CoverSource; log?: Logger }) {
   return async function handleMedia(request: MediaRequest): Promise<Response> {
+    const method = request.method.toUpperCase()
+    const cover = parseCoverMediaUrl(request.url)
+    if (cover !== undefined && deps.covers) {
+      if (method !== 'GET' && method !== 'HEAD')
+        return failure(405, 'Only GET and HEAD', { Allow: 'GET, HEAD' })
+      return coverResponse(deps.covers, cover, method, request.signal)
+    }
     const ref = parseMediaUrl(request.url)
     if (!ref) return failure(400, 'Not a song address')
-    const method = request.method.toUpperCase()
     if (method !== 'GET' && method !== 'HEAD')
       return failure(405, 'Only GET and HEAD', { Allow: 'GET, HEAD' })
     try {
@@ -42,22 +51,3 @@ export function createMediaHandler(deps: { source: MediaSource; log?: Logger }) 
 }
 
 export type MediaHandler = ReturnType<typeof createMediaHandler>
-
-/**
- * On every answer. The renderer's page (file:// or the dev server) is another origin than the scheme, and
- * Web Audio hears cross-origin media only with CORS approval. Nothing is cached by Chromium (the bytes
- * come from main, which decides about caching).
- */
-const COMMON_HEADERS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'Content-Length, Content-Range, Accept-Ranges',
-  'Cache-Control': 'no-store',
-  'X-Content-Type-Options': 'nosniff',
-}
-
-function failure(status: number, message: string, extra: Record<string, string> = {}): Response {
-  return new Response(message, {
-    status,
-    headers: { ...COMMON_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', ...extra },
-  })
-}

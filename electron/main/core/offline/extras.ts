@@ -3,30 +3,97 @@ import type { Lyric, Song } from '@shared/api/models'
 import type { CacheFs, CacheKey } from '../media-cache'
 import { keyString } from '../media-cache'
 
-/** Most bytes of a cover kept beside a download. */
+/** Most bytes of a cover kept beside a song. */
 export const MAX_COVER_BYTES = 2 * 1024 * 1024
 
-/** What a download keeps beside its audio, so the song shows and sings offline. */
+/** Songs whose kept details stay parsed in memory (a few KB each). */
+const RECENT_EXTRAS = 200
+
+/** Image types kept, with the file extension they are kept under. */
+const COVER_TYPES: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'image/avif': 'avif',
+  'image/svg+xml': 'svg',
+  'image/bmp': 'bmp',
+}
+
+/** What a song on disk keeps beside its audio, so it shows and sings offline. */
 export interface KeptExtras {
   /** The song as `/song/detail` described it, without `meta.url` (it expires). */
   song: Song
   lyric?: Lyric
-  /** File name of the cover inside the extras folder, and its type. */
-  cover?: { file: string; type: string }
+  /** Its cover (`covers/<hash>.<ext>` inside the extras folder), its type and the address it came from. */
+  cover?: { file: string; type: string; url?: string }
 }
 
-const baseName = (key: Pick<CacheKey, 'sourceId' | 'songId'>) =>
-  createHash('sha256')
-    .update(keyString({ ...key, bitrate: 0 }))
-    .digest('hex')
-    .slice(0, 40)
+/** A kept cover: the file to serve, and its type. */
+export interface KeptCover {
+  path: string
+  type: string
+}
+
+const hashOf = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 40)
+const baseName = (key: Pick<CacheKey, 'sourceId' | 'songId'>) => hashOf(keyString({ ...key, bitrate: 0 }))
 
 /**
- * Lyrics and covers of downloads, in `<cache>/extras/`: one JSON file per song (the detail and its lyrics)
- * and the cover's bytes, at most 2 MiB of an image type. Keyed by source and song (any bitrate).
+ * Lyrics and covers of the songs on disk, in `<cache>/extras/`: one JSON file per song (its details and
+ * lyrics, keyed by source and song, any bitrate) and, in `covers/`, one file per cover address (every song
+ * of an album shares it): at most 2 MiB of an image type, fetched once. The media scheme serves a cover
+ * by its address (`cadence-media://cover/?src=`), so covers show without the data source. A cover no
+ * song refers to any more is deleted by `sweep()` (at the next start after a song went).
  */
 export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeof fetch }) {
   const dir = `${deps.dir}/extras`
+  const coverDir = `${dir}/covers`
+  /** Written when a song's extras go: its cover may now be unused (checked by `sweep`). */
+  const sweepMark = `${coverDir}/.sweep`
+
+  /**
+   * The last songs read or kept, parsed: starting a cached song (`player:resolve` from disk) reads no
+   * file for them. Not for the songs' sake (each is one small file), for the start's.
+   */
+  const recent = new Map<string, KeptExtras>()
+  const remember = (name: string, kept: KeptExtras) => {
+    recent.delete(name)
+    recent.set(name, kept)
+    for (const old of recent.keys()) {
+      if (recent.size <= RECENT_EXTRAS) break
+      recent.delete(old)
+    }
+  }
+
+  /** The kept file of a cover address, if any (a cover of any image type). */
+  const findCover = async (url: string): Promise<KeptCover | undefined> => {
+    const hash = hashOf(url)
+    for (const [type, ext] of Object.entries(COVER_TYPES)) {
+      const path = `${coverDir}/${hash}.${ext}`
+      const found = await deps.fs.stat(path).then(
+        () => true,
+        () => false,
+      )
+      if (found) return { path, type }
+    }
+    return undefined
+  }
+
+  /** The cover kept for `url`, fetching it when it is not yet. */
+  const keepCover = async (url: string): Promise<KeptExtras['cover']> => {
+    const kept = await findCover(url)
+    if (kept) return { file: kept.path.slice(dir.length + 1), type: kept.type, url }
+    const cover = await fetchCover(deps.fetch, url).catch(() => undefined)
+    const ext = cover && COVER_TYPES[cover.type]
+    if (!cover || !ext) return undefined
+    await deps.fs.mkdir(coverDir, { recursive: true })
+    const file = `covers/${hashOf(url)}.${ext}`
+    const temp = `${dir}/${file}.part`
+    await deps.fs.writeFile(temp, cover.bytes)
+    await deps.fs.rename(temp, `${dir}/${file}`)
+    return { file, type: cover.type, url }
+  }
+
   return {
     dir,
     async keep(key: CacheKey, detail: Song): Promise<void> {
@@ -35,41 +102,91 @@ export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeo
       const meta = detail.meta ? { ...detail.meta, url: undefined } : undefined
       const kept: KeptExtras = { song: { ...detail, meta }, lyric: detail.meta?.lyric }
       const coverUrl = detail.album?.cover
-      if (coverUrl) {
-        const cover = await fetchCover(deps.fetch, coverUrl).catch(() => undefined)
-        if (cover) {
-          await deps.fs.writeFile(`${dir}/${name}.cover`, cover.bytes)
-          kept.cover = { file: `${name}.cover`, type: cover.type }
-        }
-      }
+      if (coverUrl && /^https?:\/\//i.test(coverUrl)) kept.cover = await keepCover(coverUrl)
       const temp = `${dir}/${name}.json.part`
       await deps.fs.writeFile(temp, JSON.stringify(kept))
       await deps.fs.rename(temp, `${dir}/${name}.json`)
+      remember(name, kept)
     },
     async read(key: Pick<CacheKey, 'sourceId' | 'songId'>): Promise<KeptExtras | undefined> {
+      const name = baseName(key)
+      const known = recent.get(name)
+      if (known) return known
       try {
-        return JSON.parse(await deps.fs.readFile(`${dir}/${baseName(key)}.json`, 'utf8')) as KeptExtras
+        const kept = JSON.parse(await deps.fs.readFile(`${dir}/${name}.json`, 'utf8')) as KeptExtras
+        remember(name, kept)
+        return kept
       } catch {
         return undefined
       }
     },
     async forget(key: Pick<CacheKey, 'sourceId' | 'songId'>): Promise<void> {
       const name = baseName(key)
+      recent.delete(name)
       await deps.fs.rm(`${dir}/${name}.json`, { force: true })
+      // Covers kept per song before they were kept per address.
       await deps.fs.rm(`${dir}/${name}.cover`, { force: true })
+      await deps.fs.mkdir(coverDir, { recursive: true })
+      await deps.fs.writeFile(sweepMark, '')
     },
+    /** The kept cover of a cover address (the media scheme's `cover` route), or undefined. */
+    cover: (url: string) => findCover(url),
     coverPath: (kept: KeptExtras) => (kept.cover ? `${dir}/${kept.cover.file}` : undefined),
+    /**
+     * Deletes the covers no kept song refers to, when a song went since the last sweep (reads every
+     * song's JSON once: run it off the start path).
+     */
+    async sweep(): Promise<number> {
+      const marked = await deps.fs.stat(sweepMark).then(
+        () => true,
+        () => false,
+      )
+      if (!marked) return 0
+      await deps.fs.rm(sweepMark, { force: true })
+      const used = new Set<string>()
+      for (const name of await deps.fs.readdir(dir).catch(() => [] as string[])) {
+        if (!name.endsWith('.json')) continue
+        try {
+          const kept = JSON.parse(await deps.fs.readFile(`${dir}/${name}`, 'utf8')) as KeptExtras
+          if (kept.cover?.file) used.add(kept.cover.file)
+        } catch {
+          // Unreadable: it keeps nothing.
+        }
+      }
+      let removed = 0
+      for (const name of await deps.fs.readdir(coverDir).catch(() => [] as string[])) {
+        if (name.startsWith('.') || used.has(`covers/${name}`)) continue
+        await deps.fs.rm(`${coverDir}/${name}`, { force: true })
+        removed++
+      }
+      return removed
+    },
   }
 }
 
+/** A cover's bytes: an image type, at most `MAX_COVER_BYTES` (read no further), 10 s at most. */
 async function fetchCover(doFetch: typeof fetch, url: string): Promise<{ bytes: Uint8Array; type: string }> {
   const response = await doFetch(url, { signal: AbortSignal.timeout(10_000) })
-  const type = response.headers.get('content-type')?.split(';')[0]?.trim() ?? ''
-  if (!response.ok || !type.startsWith('image/')) throw new Error('not an image')
-  if (Number(response.headers.get('content-length') ?? 0) > MAX_COVER_BYTES) throw new Error('too large')
-  const bytes = new Uint8Array(await response.arrayBuffer())
-  if (bytes.byteLength > MAX_COVER_BYTES) throw new Error('too large')
-  return { bytes, type }
+  const type = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? ''
+  const tooLarge = Number(response.headers.get('content-length') ?? 0) > MAX_COVER_BYTES
+  if (!response.ok || !type.startsWith('image/') || tooLarge || !response.body) {
+    await response.body?.cancel().catch(() => undefined)
+    throw new Error('not an image of at most 2 MiB')
+  }
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > MAX_COVER_BYTES) {
+      await reader.cancel().catch(() => undefined)
+      throw new Error('too large')
+    }
+    chunks.push(value)
+  }
+  return { bytes: Buffer.concat(chunks), type }
 }
 
 export type ExtrasStore = ReturnType<typeof createExtrasStore>

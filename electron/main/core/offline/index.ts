@@ -18,6 +18,7 @@ import { MediaCacheError } from '../media-cache'
 import { createCachedSource } from './cached-source'
 import { createExtrasStore } from './extras'
 import { createOfflineMonitor, isUnreachable } from './monitor'
+import { createPlayedCopies } from './played-copies'
 
 export { isUnreachable } from './monitor'
 export type { KeptExtras } from './extras'
@@ -45,9 +46,12 @@ export interface OfflineDeps {
   log: LoggerFactory
   /** The media scheme's address of a song (default: issue 22's `cadence-media://song/…`). */
   mediaUrl?: (key: CacheKey) => string
+  now?: () => number
 }
 
 const MIB = 1024 * 1024
+/** Unused covers are swept this long after the start. */
+const SWEEP_DELAY_MS = 30_000
 /** The reason the queue shows for a song skipped offline. */
 export const NOT_OFFLINE =
   'Not available offline: the data source cannot be reached and this song is not on this computer'
@@ -62,6 +66,7 @@ export function createOffline(deps: OfflineDeps) {
     deps.mediaUrl ??
     ((key: CacheKey) => schemeUrl({ sourceId: key.sourceId, songId: key.songId, br: key.bitrate }))
   const doFetch = deps.fetch ?? globalThis.fetch
+  const now = deps.now ?? Date.now
   const dir = deps.mediaDir ?? join(tmpdir(), `cadence-media-cache-${process.pid}`)
   const cache = createMediaCache({
     dir,
@@ -130,6 +135,15 @@ export function createOffline(deps: OfflineDeps) {
     log: deps.log('downloads'),
   })
   monitor.onOnline(() => downloads.online())
+
+  // Covers no song refers to any more go, off the start path.
+  const sweepTimer = deps.timers.setTimeout(() => {
+    void extras
+      .sweep()
+      .catch((error: unknown) =>
+        deps.log('media-cache').warn('could not sweep covers', { error: String(error) }),
+      )
+  }, SWEEP_DELAY_MS)
 
   deps.settings.onChange((next, previous) => {
     if (next.mediaCacheMaxMiB < previous.mediaCacheMaxMiB) void cache.enforceCap()
@@ -246,40 +260,25 @@ export function createOffline(deps: OfflineDeps) {
       }
     }
 
-  /** A played song is copied into the cache in the background (errors only logged: playing goes on). */
-  const fillPlayed = (key: CacheKey) => {
-    let song: Song | undefined
-    void cache
-      .fill(key, async () => {
-        song = await detail(key)
-        const meta = song.meta
-        if (song.privilege?.playable === false || !meta?.url) {
-          throw new MediaCacheError('http', 'The data source has no audio for this song', 404)
-        }
-        return { url: meta.url, size: meta.size, md5: meta.md5 }
-      })
-      .then(
-        async () => {
-          availabilityChanged()
-          // Its details and lyrics too: it plays and sings offline, and starts without /song/detail.
-          if (song) await extras.keep(key, song).catch(() => undefined)
-        },
-        (error: unknown) =>
-          deps.log('media-cache').info('a played song was not cached', {
-            songId: key.songId,
-            reason: error instanceof MediaCacheError ? error.reason : String(error),
-          }),
-      )
-  }
+  const copies = createPlayedCopies({
+    cache,
+    detail,
+    activeSourceId: deps.activeSourceId,
+    keep: (key, song) => extras.keep(key, song),
+    onCached: availabilityChanged,
+    now,
+    log: deps.log('media-cache'),
+  })
 
   /** The media scheme's source with the cache in front of `inner` (the network source). */
   const mediaSource = (inner: MediaSource): MediaSource =>
     createCachedSource({
       inner,
       playable,
-      fill: fillPlayed,
+      fill: copies.fill,
       isOffline: monitor.isOffline,
       log: deps.log('media-cache'),
+      timers: deps.timers,
     })
 
   const handlers: Pick<Handlers, OfflineChannels> = {
@@ -316,6 +315,10 @@ export function createOffline(deps: OfflineDeps) {
     resolveOffline,
     wrapResolve,
     mediaSource,
+    /** `player:resolve` answered a song with this signed URL (its copy will not ask again). */
+    rememberResolved: copies.remember,
+    /** The cover kept for a cover address (the media scheme's `cover` route). */
+    cover: (src: string) => extras.cover(src),
     /** The built-in data source's process is up (true) or down: offline mode follows it. */
     builtinState: (up: boolean) => monitor.setReachable(up, 'The built-in library is not running'),
     /** A data source was removed: its downloads go (the cap may then evict their files). */
@@ -334,6 +337,7 @@ export function createOffline(deps: OfflineDeps) {
       monitor.dispose()
       downloads.dispose()
       if (availabilityTimer !== undefined) deps.timers.clearTimeout(availabilityTimer)
+      deps.timers.clearTimeout(sweepTimer)
       await cache.close()
       // A folder of our own under the OS temp dir (tests, the e2e harness) goes with the core.
       if (deps.mediaDir === undefined)

@@ -27,7 +27,7 @@ export function createPlayerHandlers(deps: {
    * source's signed URL, which never reaches the renderer. Without it `meta.url` is left as the server
    * sent it.
    */
-  mediaUrl?: (ref: { sourceId: string; songId: string; br: number }, signedUrl: string) => string
+  mediaUrl?: (ref: { sourceId: string; songId: string; br: number }, signedUrl: string, song: Song) => string
 }): Pick<Handlers, PlayerChannels> {
   return {
     // Never cached: the media URL in `meta.url` expires.
@@ -47,7 +47,7 @@ export function createPlayerHandlers(deps: {
       if (!meta?.url || !deps.mediaUrl) return song
       // Without a requested bitrate the server chose one: ask for that one again when re-resolving.
       const bitrate = br ?? meta.bitrate ?? DEFAULT_BITRATE
-      const url = deps.mediaUrl({ sourceId, songId: String(id), br: bitrate }, meta.url)
+      const url = deps.mediaUrl({ sourceId, songId: String(id), br: bitrate }, meta.url, song)
       return { ...song, meta: { ...meta, url } }
     },
     'player:report-state': (state) => deps.onState(state),

@@ -1,0 +1,223 @@
+import type { Logger } from '../log'
+import type { FillOptions, MediaOrigin } from './cache-types'
+import { MediaCacheError } from './cache-types'
+import type { CacheFileHandle, CacheFs } from './fs-port'
+import type { LiveFill } from './live-fill'
+import type { Prefix, Validator } from './partial'
+import { discardPartial, freshPrefix, ifRange, readPrefix, writeValidator } from './partial'
+
+/** How often one transfer asks again for the rest after the connection dropped (bytes had arrived). */
+export const MAX_RESUMES = 3
+
+export interface TransferOptions {
+  fs: CacheFs
+  fetch: typeof fetch
+  origin: MediaOrigin
+  /** The `.partial` file. */
+  partial: string
+  /** What readers see while it arrives. */
+  live: LiveFill
+  fill: FillOptions
+  maxBytes: () => number
+  log: Logger
+  /** The folder is there (made while the request goes out): awaited before anything is written. */
+  folder: Promise<unknown>
+  /** Told how many bytes an earlier try left (0: none). */
+  onPrefix?: (size: number) => void
+  /** The file counts against the cache's cap (a played song, not a download): asked at each check. */
+  capped: () => boolean
+}
+
+export interface Transferred {
+  size: number
+  md5: string
+  contentType?: string
+}
+
+/**
+ * Fetches the origin's file into the `.partial`, checking its size and md5 as it goes. A partial file
+ * from an earlier try is continued with `Range: bytes=<size>-` (and `If-Range`): a 206 for that offset is
+ * appended, a 200 (a server without ranges, or a file that changed) starts again from zero on the same
+ * answer, a 206 for another offset or size, or a 416, start again from zero. A connection that drops after
+ * bytes came is asked again for the rest, `MAX_RESUMES` times. The caller renames or deletes the file.
+ */
+export async function transfer(o: TransferOptions): Promise<Transferred> {
+  let prefix = await readPrefix(o.fs, o.partial, o.origin.size)
+  o.onPrefix?.(prefix.size)
+  let resumes = 0
+  const again = (why: string) => {
+    if (++resumes > MAX_RESUMES) throw new MediaCacheError('network', why)
+    o.log.info('asking again for the rest of a file', { why, from: prefix.size })
+  }
+  for (;;) {
+    const from = prefix.size
+    if (from > 0 && from === (o.origin.size ?? prefix.validator?.total)) {
+      // An earlier try ended right after the last byte.
+      o.live.started(from, prefix.validator?.contentType, from)
+      return check(o, prefix, from, prefix.validator?.contentType)
+    }
+    const response = await request(o, from, prefix.validator)
+    const status = response.status
+    let append = false
+    if (from > 0 && status === 206) {
+      const range = contentRange(response.headers.get('content-range'))
+      const expected = o.origin.size ?? prefix.validator?.total
+      if (!range || range.start !== from || (expected !== undefined && range.total !== expected)) {
+        await cancel(response)
+        await discardPartial(o.fs, o.partial)
+        prefix = freshPrefix()
+        again('The server answered another part of the file than asked')
+        continue
+      }
+      append = true
+    } else if (from > 0 && status === 416) {
+      await cancel(response)
+      await discardPartial(o.fs, o.partial)
+      prefix = freshPrefix()
+      again('The server has less of the file than was kept')
+      continue
+    } else if (status === 200) {
+      if (from > 0) {
+        // The whole file again: what was kept is replaced from the start of this answer.
+        o.live.restart()
+        prefix = freshPrefix()
+      }
+    } else {
+      await cancel(response)
+      throw new MediaCacheError('http', `The audio answered HTTP ${status}`, status)
+    }
+
+    const contentType = response.headers.get('content-type') ?? prefix.validator?.contentType
+    const total = o.origin.size ?? totalOf(response) ?? prefix.validator?.total
+    if (o.capped() && total !== undefined && total > o.maxBytes()) {
+      await cancel(response)
+      throw new MediaCacheError('too-large', 'The file is larger than the whole cache')
+    }
+    let noted: Promise<void> = Promise.resolve()
+    if (!append) {
+      prefix.validator = {
+        etag: response.headers.get('etag') ?? undefined,
+        lastModified: response.headers.get('last-modified') ?? undefined,
+        total,
+        contentType: contentType ?? undefined,
+      }
+      // Written beside the bytes, not before them: readers of the copy do not wait for it.
+      const validator = prefix.validator
+      noted = o.folder.then(() => writeValidator(o.fs, o.partial, validator))
+      noted.catch(() => undefined) // reported below, unless the body failed first
+    }
+    o.live.started(total, contentType ?? undefined, prefix.size)
+    const before = prefix.size
+    try {
+      await receive(o, response, prefix, append, total)
+      await noted
+    } catch (error) {
+      // The connection dropped after some bytes: ask for the rest (the bytes so far are on disk).
+      if (error instanceof Dropped && prefix.size > before && !o.fill.signal?.aborted) {
+        again(error.message)
+        continue
+      }
+      throw error instanceof Dropped ? new MediaCacheError('network', error.message) : error
+    }
+    return check(o, prefix, total, contentType ?? undefined)
+  }
+}
+
+/** The connection dropped while the body was being read. */
+class Dropped extends Error {}
+
+async function request(o: TransferOptions, from: number, validator: Validator | undefined) {
+  const headers: Record<string, string> = {}
+  if (from > 0) {
+    headers.Range = `bytes=${from}-`
+    const condition = ifRange(validator)
+    if (condition) headers['If-Range'] = condition
+  }
+  try {
+    return await o.fetch(o.origin.url, { headers, signal: o.fill.signal })
+  } catch (error) {
+    if (o.fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
+    throw new MediaCacheError('network', `The audio could not be fetched: ${String(error)}`)
+  }
+}
+
+/** Writes the body after what `prefix` holds, counting and hashing it. */
+async function receive(
+  o: TransferOptions,
+  response: Response,
+  prefix: Prefix,
+  append: boolean,
+  total: number | undefined,
+): Promise<void> {
+  if (!response.body) throw new MediaCacheError('network', 'The answer had no body')
+  await o.folder
+  const handle: CacheFileHandle = await o.fs.open(o.partial, append ? 'a' : 'w')
+  const reader = response.body.getReader()
+  try {
+    for (;;) {
+      if (o.fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
+      let chunk: ReadableStreamReadResult<Uint8Array>
+      try {
+        chunk = await reader.read()
+      } catch (error) {
+        if (o.fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
+        throw new Dropped(`The connection dropped after ${prefix.size} bytes (${String(error)})`)
+      }
+      if (chunk.done) break
+      const value = chunk.value
+      const size = prefix.size + value.byteLength
+      if (o.origin.size !== undefined && size > o.origin.size) {
+        throw new MediaCacheError('corrupt', `More bytes than the ${o.origin.size} announced`)
+      }
+      if (o.capped() && size > o.maxBytes()) {
+        throw new MediaCacheError('too-large', 'The file is larger than the whole cache')
+      }
+      await handle.write(value)
+      prefix.hash.update(value)
+      prefix.size = size
+      o.live.advance(size, value)
+      o.fill.onProgress?.(size, total)
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined)
+    await handle.close().catch(() => undefined)
+  }
+}
+
+/** The size and md5 checks of a complete file. */
+function check(
+  o: TransferOptions,
+  prefix: Prefix,
+  total: number | undefined,
+  contentType: string | undefined,
+): Transferred {
+  const md5 = prefix.hash.digest('hex')
+  const expected = o.origin.size ?? total
+  if (expected !== undefined && prefix.size !== expected) {
+    throw new MediaCacheError('corrupt', `Received ${prefix.size} bytes of ${expected}`)
+  }
+  if (o.origin.md5 && o.origin.md5.toLowerCase() !== md5) {
+    throw new MediaCacheError('corrupt', 'The file does not match its md5')
+  }
+  return { size: prefix.size, md5, contentType }
+}
+
+async function cancel(response: Response) {
+  await response.body?.cancel().catch(() => undefined)
+}
+
+/** `bytes <start>-<end>/<total>` */
+function contentRange(header: string | null): { start: number; total?: number } | undefined {
+  const match = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(header?.trim() ?? '')
+  if (!match) return undefined
+  return { start: Number(match[1]), total: match[3] === '*' ? undefined : Number(match[3]) }
+}
+
+/** The whole file's size from an answer: a 206's `Content-Range`, a 200's `Content-Length`. */
+function totalOf(response: Response): number | undefined {
+  if (response.status === 206) return contentRange(response.headers.get('content-range'))?.total
+  const length = Number(response.headers.get('content-length'))
+  return response.headers.has('content-length') && Number.isInteger(length) && length >= 0
+    ? length
+    : undefined
+}

@@ -1,0 +1,131 @@
+import type { MediaRef } from '@shared/player/media-url'
+import type { MediaOpenRequest, MediaSource } from '../media'
+import type { LiveFill } from '../media-cache'
+import type { Timers } from '../ports'
+import type { Span } from './file-response'
+import { planAnswer } from './file-response'
+
+/**
+ * A range that starts this far past what has arrived is still served from the copy (it is on its way:
+ * the player's next chunk); one further ahead is a seek, which the network serves at once.
+ */
+export const AHEAD_BYTES = 256 * 1024
+/** Bytes read from the copy per step of the answer's stream. */
+const READ_BYTES = 256 * 1024
+/** A copy that brings nothing for this long: the rest of the answer comes from the network. */
+export const STALL_MS = 5000
+
+/**
+ * The renderer's request answered from the song's copy into the cache while it arrives, so the first
+ * play fetches the song once: the headers as soon as the copy knows the file's size, then the bytes as
+ * they reach the disk. Undefined (the caller asks the network) when the copy failed before its headers,
+ * the server did not say the size, or the range starts well past what has arrived (a seek ahead: the
+ * copy carries on by itself). If the copy fails or stalls while answering, the rest of the range comes
+ * from `inner` with a ranged request, so the player never waits on a dead copy.
+ */
+export async function liveResponse(
+  live: LiveFill,
+  ref: MediaRef,
+  request: MediaOpenRequest,
+  inner: MediaSource,
+  timers: Timers,
+): Promise<Response | undefined> {
+  await live.ready
+  if (live.state === 'failed' || live.total === undefined) return undefined
+  const plan = planAnswer(live.total, live.contentType, request)
+  if (plan instanceof Response) return plan
+  const { status, headers, span } = plan
+  if (live.state === 'running' && span.start > live.received + AHEAD_BYTES) return undefined
+  if (request.method === 'HEAD' || live.total === 0) return new Response(null, { status, headers })
+  return new Response(liveBody(live, ref, span, request, inner, timers), { status, headers })
+}
+
+function liveBody(
+  live: LiveFill,
+  ref: MediaRef,
+  span: Span,
+  request: MediaOpenRequest,
+  inner: MediaSource,
+  timers: Timers,
+): ReadableStream<Uint8Array> {
+  let position = span.start
+  let rest: ReadableStreamDefaultReader<Uint8Array> | undefined
+  const stop = new AbortController()
+  request.signal?.addEventListener('abort', () => stop.abort(), { once: true })
+
+  /** Bytes from the copy, or undefined when it will not bring them (failed, stalled, gone). */
+  const fromCopy = async (): Promise<Uint8Array | undefined> => {
+    // One read per step: a whole step's bytes (the renderer reads each range whole anyway), or what the
+    // copy has when it ends.
+    const last = Math.min(span.end, position + READ_BYTES - 1)
+    await arrives(live, last, timers)
+    if (live.received <= position) return undefined
+    try {
+      const bytes = await live.read(position, Math.min(READ_BYTES, span.end + 1 - position))
+      return bytes.byteLength > 0 ? bytes : undefined
+    } catch {
+      return undefined // deleted (a failed check, a full disk): the network has it
+    }
+  }
+
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (position > span.end) return controller.close()
+        if (!rest) {
+          const bytes = await fromCopy()
+          if (bytes) {
+            position += bytes.byteLength
+            controller.enqueue(bytes)
+            return
+          }
+          rest = await openRest(inner, ref, position, span.end, stop.signal)
+        }
+        const { done, value } = await rest.read()
+        if (done) {
+          if (position <= span.end) controller.error(new Error('The audio ended early'))
+          else controller.close()
+          return
+        }
+        const chunk = value.subarray(0, Math.min(value.byteLength, span.end + 1 - position))
+        position += chunk.byteLength
+        controller.enqueue(chunk)
+      },
+      cancel() {
+        stop.abort()
+        void rest?.cancel().catch(() => undefined)
+      },
+    },
+    { highWaterMark: 0 },
+  )
+}
+
+/** Waits until the byte at `position` is on disk, the copy ended, or it brought nothing for `STALL_MS`. */
+async function arrives(live: LiveFill, position: number, timers: Timers): Promise<void> {
+  while (live.received <= position && live.state === 'running') {
+    const before = live.received
+    let timer: unknown
+    const stalled = new Promise<void>((resolve) => (timer = timers.setTimeout(resolve, STALL_MS)))
+    await Promise.race([live.waitFor(position), stalled])
+    timers.clearTimeout(timer)
+    if (live.received === before && live.received <= position) return
+  }
+}
+
+/** The rest of the span from the network, checked to start where the copy stopped. */
+async function openRest(
+  inner: MediaSource,
+  ref: MediaRef,
+  start: number,
+  end: number,
+  signal: AbortSignal,
+): Promise<ReadableStreamDefaultReader<Uint8Array>> {
+  const answer = await inner.open(ref, { method: 'GET', range: `bytes=${start}-${end}`, signal })
+  const from = /^bytes (\d+)-/.exec(answer.headers.get('content-range') ?? '')?.[1]
+  const fits = answer.status === 206 ? Number(from) === start : answer.status === 200 && start === 0
+  if (!fits || !answer.body) {
+    await answer.body?.cancel().catch(() => undefined)
+    throw new Error(`The rest of the audio could not be fetched (HTTP ${answer.status})`)
+  }
+  return answer.body.getReader()
+}

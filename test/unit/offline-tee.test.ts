@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { Song } from '@shared/api/models'
+import { silentLogger } from '@main/core/log'
+import { createNetworkSource } from '@main/core/media'
+import type { MediaSource } from '@main/core/media'
+import { createMediaCache } from '@main/core/media-cache'
+import { createCachedSource } from '@main/core/offline/cached-source'
+import { createPlayedCopies } from '@main/core/offline/played-copies'
+import { realTimers } from '@main/core/ports'
+import { rangeServer, resumedAt } from '../support/range-server'
+import type { RangeServer } from '../support/range-server'
+
+/**
+ * The first play of a song fetches its file once (issue 23): the media scheme copies it into the cache
+ * and serves the player's ranges from that copy as it arrives. Counted at the data source's media server.
+ */
+
+const SIZE = 1024 * 1024
+const ref = { sourceId: 'builtin', songId: '7', br: 320000 }
+const key = { sourceId: 'builtin', songId: '7', bitrate: 320000 }
+const manualTimers = { setTimeout: () => 0, clearTimeout: () => undefined }
+const until = (check: () => void) => vi.waitFor(check, { timeout: 10_000, interval: 5 })
+
+let dir: string
+let server: RangeServer
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'cadence-tee-'))
+  server = await rangeServer()
+})
+afterEach(async () => {
+  await server.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+function setup() {
+  const origin = server.put('/song/7', SIZE)
+  const detail: Song = {
+    id: 7,
+    name: 'Seven',
+    tns: [],
+    artists: [],
+    album: undefined,
+    duration: undefined,
+    privilege: undefined,
+    meta: {
+      url: origin.url,
+      size: origin.size,
+      md5: origin.md5,
+      bitrate: 320000,
+      isFavorite: undefined,
+      lyric: undefined,
+    },
+  }
+  const cache = createMediaCache({ dir, maxBytes: () => 10 * SIZE, timers: manualTimers })
+  const network = createNetworkSource({ resolve: async () => origin.url })
+  const copies = createPlayedCopies({
+    cache,
+    detail: async () => detail,
+    activeSourceId: () => 'builtin',
+    keep: async () => undefined,
+    onCached: () => undefined,
+    now: Date.now,
+    log: silentLogger('media-cache'),
+  })
+  const source = createCachedSource({
+    inner: network,
+    playable: (k) => cache.lookup(k),
+    fill: copies.fill,
+    isOffline: () => false,
+    log: silentLogger('media-cache'),
+    timers: realTimers,
+  })
+  return { origin, cache, source }
+}
+
+/** One range as the renderer asks it, read whole. */
+async function get(source: MediaSource, range?: string) {
+  const answer = await source.open(ref, { method: 'GET', range })
+  return { status: answer.status, headers: answer.headers, bytes: new Uint8Array(await answer.arrayBuffer()) }
+}
+
+/** A play as the renderer's output does it: the WAV header's 64 KB, then chunks from byte 44 to the end. */
+async function play(source: MediaSource, chunk = 200_000) {
+  const head = await get(source, 'bytes=0-65535')
+  expect(head.status).toBe(206)
+  expect(head.headers.get('content-range')).toBe(`bytes 0-65535/${SIZE}`)
+  const parts = [head.bytes.subarray(0, 44)]
+  for (let start = 44; start < SIZE; start += chunk) {
+    parts.push((await get(source, `bytes=${start}-${Math.min(SIZE, start + chunk) - 1}`)).bytes)
+  }
+  return Buffer.concat(parts)
+}
+
+const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex')
+
+describe('media scheme: the first play copies the song into the cache with the one fetch it makes', () => {
+  it('serves the player from the copy as it arrives: one request the first time, none the second', async () => {
+    const t = setup()
+    server.plan.push('hold')
+    const release = server.hold()
+    const head = await get(t.source, 'bytes=0-65535') // in the half that came
+    expect(head.bytes).toEqual(t.origin.bytes.subarray(0, 65536))
+    await until(() => expect(t.cache.live(key)?.received).toBe(SIZE / 2))
+    // A range past what came waits for the copy, which the server then finishes.
+    const pending = get(t.source, `bytes=${SIZE / 2 - 1000}-${SIZE / 2 + 999}`)
+    release()
+    expect((await pending).bytes).toEqual(t.origin.bytes.subarray(SIZE / 2 - 1000, SIZE / 2 + 1000))
+    expect(md5(await play(t.source))).toBe(t.origin.md5)
+    expect(server.served.map((s) => s.range)).toEqual([undefined])
+
+    await until(() => expect(t.cache.has(key)).toBe(true))
+    expect(md5(await play(t.source))).toBe(t.origin.md5)
+    expect(server.served).toHaveLength(1)
+    const file = await t.cache.lookup(key)
+    expect(md5(await readFile(file!.path))).toBe(t.origin.md5)
+  })
+
+  it('answers requests made at once, ranged or whole, from one fetch', async () => {
+    const t = setup()
+    const [head, first, whole] = await Promise.all([
+      get(t.source, 'bytes=0-65535'),
+      get(t.source, 'bytes=44-10043'),
+      get(t.source),
+    ])
+    expect(server.served).toHaveLength(1)
+    expect(head.bytes).toEqual(t.origin.bytes.subarray(0, 65536))
+    expect(first.bytes).toEqual(t.origin.bytes.subarray(44, 10044))
+    expect(whole.status).toBe(200)
+    expect(whole.headers.get('content-length')).toBe(String(SIZE))
+    expect(md5(whole.bytes)).toBe(t.origin.md5)
+  })
+
+  it('serves a seek ahead of the copy with its own ranged request; the copy completes by itself', async () => {
+    const t = setup()
+    server.plan.push('hold')
+    const release = server.hold()
+    await get(t.source, 'bytes=0-65535')
+    const far = await get(t.source, `bytes=${SIZE - 100_000}-${SIZE - 1}`)
+    expect(far.bytes).toEqual(t.origin.bytes.subarray(SIZE - 100_000))
+    expect(server.served.map((s) => [s.range, s.status])).toEqual([
+      [undefined, 200],
+      [`bytes=${SIZE - 100_000}-${SIZE - 1}`, 206],
+    ])
+    release()
+    await until(() => expect(t.cache.has(key)).toBe(true))
+    expect(md5(await readFile((await t.cache.lookup(key))!.path))).toBe(t.origin.md5)
+  })
+
+  it('carries on when the connection drops halfway: the copy asks for the rest, the player never notices', async () => {
+    const t = setup()
+    server.plan.push('drop')
+    expect(md5(await play(t.source))).toBe(t.origin.md5)
+    await until(() => expect(t.cache.has(key)).toBe(true))
+    expect(server.served.map((s) => s.status)).toEqual([200, 206])
+    expect(server.served[1]!.sent).toBe(SIZE - resumedAt(server.served[1]!.range))
+  })
+
+  it('gives up cleanly when the copy cannot finish: the rest comes from the network, nothing half kept', async () => {
+    const t = setup()
+    // Half comes, then the connection is cut, and the copy's request for the rest fails.
+    server.plan.push('hold-drop', 503)
+    const release = server.hold()
+    await get(t.source, 'bytes=0-65535')
+    // A range across the point where the copy stops, asked while it waits there.
+    const across = get(t.source, `bytes=${SIZE / 2 - 5000}-${SIZE / 2 + 4999}`)
+    release()
+    expect((await across).bytes).toEqual(t.origin.bytes.subarray(SIZE / 2 - 5000, SIZE / 2 + 5000))
+    // The copy asked for the rest and failed; the player's range came from the network, from where the
+    // copy's bytes could no longer be read (its partial file is gone: nothing half kept).
+    const [copy, rest, network] = server.served
+    expect([copy!.status, rest!.status]).toEqual([200, 503])
+    expect(resumedAt(rest!.range)).toBeGreaterThan(0)
+    expect([network!.range, network!.status]).toEqual([`bytes=${SIZE / 2 - 5000}-${SIZE / 2 + 4999}`, 206])
+    expect(t.cache.has(key)).toBe(false)
+    expect(readdirSync(dir).filter((n) => n !== 'index.json')).toEqual([])
+    // Meanwhile the song streams from the network, without a new copy for every range.
+    expect(md5(await play(t.source))).toBe(t.origin.md5)
+    expect(server.served.slice(3).every((s) => s.status === 206 && s.range)).toBe(true)
+    expect(t.cache.has(key)).toBe(false)
+  })
+})
