@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createResampler } from '@renderer/services/player/audio/resample'
 import { decodeFrames, frameRange, parseWavHeader } from '@renderer/services/player/audio/wav'
+import { wavSource } from '@renderer/services/player/audio/pcm-source'
 
 /** A 16-bit PCM WAV file as the demo data source writes it. */
 function wav(rate: number, channels: number, samples: number[][]): ArrayBuffer {
@@ -53,6 +54,41 @@ describe('WAV streaming', () => {
     expect([...left]).toEqual([0.5, -0.5, 32767 / 32768])
     expect([...right].map((v) => Math.round(v * 32768))).toEqual([2, 3, 4])
     expect(frameRange(layout, 4, 100)).toEqual({ start: 60, end: 63 })
+  })
+})
+
+describe('a WAV source read by ranges', () => {
+  const frames = 400
+  const file = wav(8000, 1, [Array.from({ length: frames }, (_, i) => i * 10)])
+  const layout = parseWavHeader(file)!
+  const source = (headBytes: number) => {
+    const asked: string[] = []
+    const fetchRange = async (range: string) => {
+      asked.push(range)
+      const [, a, b] = /bytes=(\d+)-(\d+)/.exec(range)!.map(Number)
+      return file.slice(a, b + 1)
+    }
+    return { asked, pcm: wavSource(layout, 8000, fetchRange, file.slice(0, headBytes)) }
+  }
+  const values = (samples: Float32Array[]) => [...samples[0]].map((v) => Math.round(v * 32768))
+
+  it('answers a read within the bytes fetched for the header from them, and asks for the rest', async () => {
+    const { asked, pcm } = source(44 + 100 * 2)
+    pcm.seek(0)
+    const first = await pcm.read(100 / 8000, () => true)
+    expect(asked).toEqual([])
+    expect(values(first!.samples)).toEqual(Array.from({ length: 100 }, (_, i) => i * 10))
+    const next = await pcm.read(100 / 8000, () => true)
+    expect(asked).toEqual([`bytes=${44 + 200}-${44 + 400 - 1}`])
+    expect(values(next!.samples)).toEqual(Array.from({ length: 100 }, (_, i) => (100 + i) * 10))
+  })
+
+  it('asks for a read the header bytes hold only in part, whole', async () => {
+    const { asked, pcm } = source(44 + 50 * 2)
+    pcm.seek(0)
+    const first = await pcm.read(100 / 8000, () => true)
+    expect(asked).toEqual([`bytes=44-${44 + 200 - 1}`])
+    expect(first!.samples[0]).toHaveLength(100)
   })
 })
 

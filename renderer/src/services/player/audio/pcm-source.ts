@@ -22,11 +22,16 @@ export interface PcmSource {
   ): Promise<{ samples: Float32Array[]; last: boolean } | undefined>
 }
 
-/** A WAV file on the media scheme, read by byte ranges. */
+/**
+ * A WAV file on the media scheme, read by byte ranges. `head`: the file's first bytes, already fetched to
+ * read its header; a read that falls within them is answered from there, so a song started from its
+ * beginning asks for nothing more before its first chunk plays.
+ */
 export function wavSource(
   layout: WavLayout,
   contextRate: number,
   fetchRange: (range: string) => Promise<ArrayBuffer>,
+  head?: ArrayBuffer,
 ): PcmSource {
   let cursor = 0
   let resampler: Resampler = createResampler(layout.sampleRate, contextRate, layout.channels)
@@ -46,7 +51,12 @@ export function wavSource(
       const frames = Math.max(1, Math.round(seconds * layout.sampleRate))
       const { start, end } = frameRange(layout, cursor, frames)
       const mine = resampler
-      const bytes = end >= start ? await fetchRange(`bytes=${start}-${end}`) : new ArrayBuffer(0)
+      const bytes =
+        end < start
+          ? new ArrayBuffer(0)
+          : head && end < head.byteLength
+            ? head.slice(start, end + 1)
+            : await fetchRange(`bytes=${start}-${end}`)
       if (!current() || mine !== resampler) return undefined
       const got = Math.floor(bytes.byteLength / layout.blockAlign)
       cursor += got

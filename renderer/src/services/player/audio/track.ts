@@ -106,8 +106,11 @@ export class Track {
     if (layout) {
       this.layout = layout
       this.duration = layout.frames / layout.sampleRate
-      this.source = wavSource(layout, this.context.sampleRate, async (range) =>
-        (await this.load(this.url, range)).arrayBuffer(),
+      this.source = wavSource(
+        layout,
+        this.context.sampleRate,
+        async (range) => (await this.load(this.url, range)).arrayBuffer(),
+        head,
       )
       return
     }
