@@ -36,7 +36,8 @@ export function createMediaCache(options: MediaCacheOptions) {
   const now = options.now ?? Date.now
   const timers = options.timers ?? realTimers
   const log = options.log ?? silentLogger('media-cache')
-  const doFetch = options.fetch ?? globalThis.fetch
+  // The global `fetch` is looked up at each call, as the media scheme's network source does.
+  const doFetch: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init)
   const saveDelay = options.indexSaveDelayMs ?? 1000
   const verifyOnFirstRead = options.verifyOnFirstRead ?? true
 

@@ -65,7 +65,8 @@ export function createOffline(deps: OfflineDeps) {
   const toMediaUrl =
     deps.mediaUrl ??
     ((key: CacheKey) => schemeUrl({ sourceId: key.sourceId, songId: key.songId, br: key.bitrate }))
-  const doFetch = deps.fetch ?? globalThis.fetch
+  // The global `fetch` is looked up at each call, as the media scheme's network source does.
+  const doFetch: typeof fetch = (input, init) => (deps.fetch ?? globalThis.fetch)(input, init)
   const now = deps.now ?? Date.now
   const dir = deps.mediaDir ?? join(tmpdir(), `cadence-media-cache-${process.pid}`)
   const cache = createMediaCache({
