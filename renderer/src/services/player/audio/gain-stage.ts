@@ -44,18 +44,3 @@ export function createGainStage(
     )
   }
 }
-
-/**
- * Measures the song named to follow the current one now, while the current one plays (one step at a
- * time, like any measuring), so that it starts at its own gain rather than at the safe gain ramped later
- * (it is opened only 15 s before the current one ends, less after a seek close to the end). Nothing when
- * normalisation is off or the song is measured already.
- */
-export function measureAhead(
-  options: { loudnessTarget?: () => LoudnessTarget },
-  load: (url: string, range: string) => Promise<Response>,
-  url: string | undefined,
-) {
-  if (!url || (options.loudnessTarget?.() ?? DEFAULT_LOUDNESS_TARGET) === 'off' || storedLoudness(url)) return
-  measureLoudness(url, load).catch(() => undefined)
-}

@@ -1,7 +1,7 @@
 import type { PlayerAudio } from './player-audio'
 import { createElementFace, createFace } from './facade'
 import { planFade } from './fades'
-import { createGainStage, measureAhead } from './gain-stage'
+import { createGainStage } from './gain-stage'
 import type { SongPair } from './gapless'
 import { createOutputGraph } from './graph'
 import type { GraphOptions } from './graph'
@@ -32,9 +32,8 @@ import { SPEED_MAX, SPEED_MIN } from '@shared/settings'
  *   and `currentTime` stays in song seconds. A change while playing is heard 0.2 s later, the song
  *   rendered again from there and crossfaded in over 30 ms.
  * - Loudness: each song's gain node plays it toward −14 LUFS from its measured EBU R128 loudness
- *   (`loudness.ts`: measured once in a worker, stored per source and song; the song named to follow is
- *   measured as soon as it is named); an unmeasured song starts at a safe gain and is ramped once
- *   measured. The chain ends in a limiter.
+ *   (`loudness.ts`: measured once in a worker, stored per source and song); an unmeasured song starts at
+ *   a safe gain and is ramped once measured. The chain ends in a limiter.
  * - Equaliser and output device: settings read when the graph is made, then applied as they change
  *   (`setEqualiser`, `setSink`) without stopping the music.
  * - Pause, resume, seek and stop fade the transport gain over 12 ms on the audio clock; a pause stops
@@ -339,10 +338,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     context: graph,
     play,
     pause,
-    prepare: (url: string | undefined, songs?: SongPair) => {
-      next.name(url, songs)
-      measureAhead(options, load, url)
-    },
+    prepare: (url: string | undefined, songs?: SongPair) => next.name(url, songs),
     speed: () => speed,
     setSpeed,
     setEqualiser: nodes.applyEqualiser,
