@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import type { Song } from '@shared/api/models'
+import { chooseGainDb, DEFAULT_LOUDNESS_TARGET } from '@shared/audio/gain'
+import type { Measured } from '@shared/audio/gain'
 import { createLoudnessMeter } from '@shared/audio/loudness'
 import { startDataSource } from '@server/index'
 import { startApp } from '../e2e/harness'
@@ -30,6 +32,8 @@ const before = process.argv.includes('--before')
  * signed in through the QR window as a person does.
  */
 const quirks = process.argv.includes('--quirks')
+/** The longer loudness stretch (s): each song heard this long once its gain is set. */
+const LONG_SECONDS = 12
 /** Below this (−60 dBFS) a recorded sample counts as silence. */
 const SILENT = 0.001
 const root = await mkdtemp(join(tmpdir(), 'cadence-bench-audio-'))
@@ -154,6 +158,26 @@ function rmsDb(rec: Float32Array[], at: number, frames: number): number {
   return 10 * Math.log10(sum / frames + 1e-20)
 }
 
+/** A WAV file's rate and its channels as floats (16-bit PCM: the demo source's files). */
+async function filePcm(app: App, song: Song): Promise<{ rate: number; channels: Float32Array[] }> {
+  const bytes = Buffer.from(await (await app.core.media(new Request(song.meta!.url!))).arrayBuffer())
+  const rate = bytes.readUInt32LE(24)
+  const count = bytes.readUInt16LE(22)
+  const data = bytes.indexOf('data') + 8
+  const frames = Math.floor((bytes.length - data) / (2 * count))
+  const channels = Array.from({ length: count }, () => new Float32Array(frames))
+  for (let f = 0; f < frames; f++)
+    for (let c = 0; c < count; c++) channels[c][f] = bytes.readInt16LE(data + (f * count + c) * 2) / 32768
+  return { rate, channels }
+}
+
+/** Integrated loudness (LUFS) of `channels` from `from` to `to` seconds at `rate`. */
+function loudnessOf(channels: Float32Array[], rate: number, from: number, to: number): number {
+  const meter = createLoudnessMeter(rate, channels.length)
+  meter.push(channels.map((c) => c.subarray(Math.max(0, Math.round(from * rate)), Math.round(to * rate))))
+  return meter.result().integrated
+}
+
 /** A file's own silent head and tail (ms), at the same threshold, from its WAV data. */
 async function fileSilence(app: App, song: Song): Promise<{ head: number; tail: number }> {
   const bytes = Buffer.from(await (await app.core.media(new Request(song.meta!.url!))).arrayBuffer())
@@ -194,22 +218,53 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : String(n))
 
-/** CPU time (% of one core) of the browser's processes over `ms`. */
-async function cpuOver(ms: number): Promise<number> {
+/**
+ * CPU time (% of one core) of the browser's processes over `ms`: the processes descended from this one
+ * (Chromium, which Playwright starts as our child; not pulseaudio or parec), each counted by its own difference, plus what the
+ * surviving ones reaped from children that ended meanwhile (cutime, cstime). Not every process named
+ * chromium: other jobs on a shared machine run Playwright's Chromium too, and a process that ends
+ * between the two readings must not take its whole life's CPU time away from the sum.
+ */
+async function cpuOver(ms: number): Promise<{ ours: number; old: number }> {
   const ticks = async () => {
-    let total = 0
+    const stats = new Map<number, { ppid: number; own: number; reaped: number; cmd: string }>()
     for (const pid of await readdir('/proc')) {
       if (!/^\d+$/.test(pid)) continue
-      const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')
-      if (!cmd.includes('chromium') || !cmd.includes('playwright')) continue
       const stat = (await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.split(' ')
-      if (stat) total += Number(stat[11]) + Number(stat[12])
+      if (!stat) continue
+      stats.set(Number(pid), {
+        ppid: Number(stat[1]),
+        own: Number(stat[11]) + Number(stat[12]),
+        reaped: Number(stat[13]) + Number(stat[14]),
+        cmd: await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => ''),
+      })
     }
-    return total
+    const descends = (pid: number): boolean => {
+      for (let at = stats.get(pid)?.ppid, hops = 0; at && hops < 64; at = stats.get(at)?.ppid, hops++)
+        if (at === process.pid) return true
+      return false
+    }
+    const ours = new Map<number, { own: number; reaped: number }>()
+    // The method before: every process on the machine whose command line names chromium and
+    // playwright, summed (a process that ended took its whole life's time away).
+    let old = 0
+    for (const [pid, stat] of stats) {
+      if (stat.cmd.includes('chromium') && stat.cmd.includes('playwright')) old += stat.own
+      // Chromium's processes, not pulseaudio or parec (also our children).
+      if (stat.cmd.includes('chromium') && descends(pid)) ours.set(pid, stat)
+    }
+    return { ours, old }
   }
   const before = await ticks()
   await sleep(ms)
-  return ((await ticks()) - before) / (ms / 1000)
+  const after = await ticks()
+  let total = 0
+  for (const [pid, stat] of after.ours) {
+    const was = before.ours.get(pid) ?? { own: 0, reaped: 0 }
+    total += stat.own - was.own + stat.reaped - was.reaped
+  }
+  // Clock ticks (USER_HZ, 100 on Linux) per second = % of one core.
+  return { ours: total / (ms / 1000), old: (after.old - before.old) / (ms / 1000) }
 }
 
 /** The app, on the built-in demo source or (`--quirks`) on the netease-like one, signed in. */
@@ -307,10 +362,26 @@ async function main() {
       before ? 0 : 5,
       { timeout: 120_000, polling: 500 },
     )
+    // Each song's stored measurement, and the song position at a known wall time (once its gain is set).
+    const stored = await app.page.evaluate(() =>
+      Object.fromEntries(
+        Object.keys(localStorage)
+          .filter((key) => key.startsWith('cadence.loudness.'))
+          .map((key) => [key, JSON.parse(localStorage.getItem(key)!) as Measured]),
+      ),
+    )
+    const settled: { wall: number; position: number }[] = []
     for (const song of songs.slice(0, 5)) {
       marks.loud.push(Date.now())
       await playSongs(app.page, [song])
-      await waitForClock(app.page, 3.6)
+      await waitForClock(app.page, 1)
+      settled.push(
+        await app.page.getByTestId('player-audio').evaluate((el) => ({
+          wall: Date.now(),
+          position: (el as HTMLAudioElement).currentTime,
+        })),
+      )
+      await waitForClock(app.page, 1 + LONG_SECONDS + 0.2, LONG_SECONDS * 1000 + 15_000)
       await playerCall(app.page, 'pause')
       await sleep(300)
     }
@@ -363,7 +434,15 @@ async function main() {
     await sleep(500)
     const cpuList = await cpuOver(8000)
     const rec = recorder.stop()
-    await writeFile(join(root, 'recording.raw'), Buffer.alloc(0))
+    // BENCH_SAVE=<folder>: the recording (left then right, float32) and the moments, to look at afterwards.
+    if (process.env.BENCH_SAVE) {
+      await writeFile(join(process.env.BENCH_SAVE, 'left.f32'), Buffer.from(rec[0].buffer))
+      await writeFile(join(process.env.BENCH_SAVE, 'right.f32'), Buffer.from(rec[1].buffer))
+      await writeFile(
+        join(process.env.BENCH_SAVE, 'marks.json'),
+        JSON.stringify({ startMs: recorder.startMs, rate: RATE, marks }),
+      )
+    }
 
     // ---- figures ----
     const ms = (frames: number) => (frames / RATE) * 1000
@@ -383,20 +462,40 @@ async function main() {
     const edge = (at: number, kind: 'pause' | 'seek') => {
       // A pause: the first silence of at least 300 ms after the command (the demo music has short
       // silences of its own, some with hard edges, which a shorter run would find). A seek: the first
-      // silence of at least 5 ms (so a seek's figure can be one of the music's own gaps).
+      // silence of at least 5 ms (so a seek's figure can be one of the music's own gaps), or where the
+      // two fades meet when there is none.
       const center = recorder.frameAt(at)
-      const run =
+      const windowFrames = RATE / 1000
+      let run =
         kind === 'pause'
           ? firstSilence(rec, center - RATE / 10, center + 0.45 * RATE, 0.3 * RATE)
           : firstSilence(rec, center - RATE / 50, center + RATE / 2, RATE / 200)
+      if (kind === 'seek' && run.length === 0) {
+        // No silence between the old position's fade out and the new one's fade in (they meet): the
+        // quietest millisecond in the 300 ms after the command stands for it (the fades' meeting point,
+        // far quieter than the music's own dips), with no silence.
+        let quietest = center
+        for (let i = center; i < center + 0.3 * RATE; i += windowFrames)
+          if (rmsDb(rec, i, windowFrames) < rmsDb(rec, quietest, windowFrames)) quietest = i
+        run = { start: quietest + windowFrames, length: 0 }
+      }
       const before = run.start
-      const windowFrames = RATE / 1000
       const lastMs = rmsDb(rec, before - windowFrames, windowFrames)
       const steady = rmsDb(rec, before - 60 * windowFrames, 20 * windowFrames)
       // Fade: how long before the silence the level was already 6 dB under the steady level.
       let fade = 0
       while (fade < 50 && rmsDb(rec, before - (fade + 1) * windowFrames, windowFrames) < steady - 6) fade++
-      const result = { cutDb: lastMs, steadyDb: steady, fadeMs: fade, silenceMs: ms(run.length) }
+      // The steepest fall from one 1 ms window to the next over the 30 ms before the silence: a 12 ms
+      // linear fade falls at most about 6 dB a millisecond until its last, the music itself rarely more
+      // than 10; a cut falls 30 dB or more at once, even when a faint tail follows it (which the fade
+      // count above takes for a fade: a ramp running from an event long past leaves one).
+      let stepDb = 0
+      for (let i = 30; i > 1; i--) {
+        const a = rmsDb(rec, before - i * windowFrames, windowFrames)
+        const b = rmsDb(rec, before - (i - 1) * windowFrames, windowFrames)
+        stepDb = Math.max(stepDb, a - b)
+      }
+      const result = { cutDb: lastMs, steadyDb: steady, fadeMs: fade, stepDb, silenceMs: ms(run.length) }
       return kind === 'seek' ? { ...result, heardAfterMs: ms(run.start + run.length - center) } : result
     }
     const pauses = marks.pause.map((at) => edge(at, 'pause'))
@@ -409,6 +508,33 @@ async function main() {
       meter.push([rec[0].subarray(from, to), rec[1].subarray(from, to)])
       return meter.result().integrated
     })
+    // The same songs over LONG_SECONDS from the moment the clock passed 1 s (gain set from the stored
+    // measurement at the start: nothing ramps), against what the applied gain should give there: the
+    // file's own loudness over the same stretch of the song + the gain (from the stored measurement).
+    const longer = await Promise.all(
+      settled.map(async ({ wall, position }, i) => {
+        const from = recorder.frameAt(wall)
+        const heard = loudnessOf(
+          rec.map((c) => c.subarray(from, from + LONG_SECONDS * RATE)),
+          RATE,
+          0,
+          LONG_SECONDS,
+        )
+        const song = songs[i]
+        const key = Object.keys(stored).find((k) => k.endsWith(`:${song.id}`))
+        const measured = key ? stored[key] : undefined
+        const gainDb = chooseGainDb(measured, DEFAULT_LOUDNESS_TARGET)
+        const pcm = await filePcm(app, song)
+        const file = loudnessOf(pcm.channels, pcm.rate, position, position + LONG_SECONDS)
+        return {
+          heard,
+          expected: file + gainDb,
+          whole: (measured?.integrated ?? Number.NaN) + gainDb,
+          gainDb,
+        }
+      }),
+    )
+    const spreadOf = (list: number[]) => Math.max(...list) - Math.min(...list)
     // Glitches: chunks the output scheduled after their time (stalls), over the whole run.
     const glitches = Number(
       await app.page
@@ -424,19 +550,25 @@ async function main() {
       `silence added at song boundaries (files' own head/tail subtracted), ms: ${gaps.map((g) => fmt(g)).join(', ')}`,
     )
     console.log(
-      `pause: last 1 ms before silence ${pauses.map((p) => fmt(p.cutDb)).join(', ')} dBFS (steady ${pauses.map((p) => fmt(p.steadyDb)).join(', ')}); fade ${pauses.map((p) => p.fadeMs).join(', ')} ms`,
+      `pause: last 1 ms before silence ${pauses.map((p) => fmt(p.cutDb)).join(', ')} dBFS (steady ${pauses.map((p) => fmt(p.steadyDb)).join(', ')}); fade ${pauses.map((p) => p.fadeMs).join(', ')} ms; steepest 1 ms fall ${pauses.map((p) => fmt(p.stepDb, 0)).join(', ')} dB`,
     )
     console.log(
-      `seek: last 1 ms before the cut ${seeks.map((p) => fmt(p.cutDb)).join(', ')} dBFS; fade ${seeks.map((p) => p.fadeMs).join(', ')} ms; silence ${seeks.map((p) => fmt(p.silenceMs)).join(', ')} ms; new position heard after the command ${seeks.map((p) => fmt((p as { heardAfterMs: number }).heardAfterMs)).join(', ')} ms`,
+      `seek: last 1 ms before the cut ${seeks.map((p) => fmt(p.cutDb)).join(', ')} dBFS; fade ${seeks.map((p) => p.fadeMs).join(', ')} ms; steepest 1 ms fall ${seeks.map((p) => fmt(p.stepDb, 0)).join(', ')} dB; silence ${seeks.map((p) => fmt(p.silenceMs)).join(', ')} ms; new position heard after the command ${seeks.map((p) => fmt((p as { heardAfterMs: number }).heardAfterMs)).join(', ')} ms`,
     )
     console.log(
       `click → first audible sample, ms: median ${fmt(median(clicks))} (${clicks.map((c) => fmt(c, 0)).join(', ')}; first ${fmt(clicks[0], 0)})`,
     )
     console.log(
-      `loudness per song as heard, LUFS: ${loudness.map((l) => fmt(l)).join(', ')}; spread ${fmt(spread)} LU`,
+      `loudness per song as heard 1-3.5 s after the click, LUFS: ${loudness.map((l) => fmt(l)).join(', ')}; spread ${fmt(spread)} LU`,
     )
     console.log(
-      `CPU of the browser while playing, % of one core: now-playing ${fmt(cpuNowPlaying)}, list page ${fmt(cpuList)}`,
+      `loudness per song as heard over ${LONG_SECONDS} s once its gain is set, LUFS: ${longer.map((l) => fmt(l.heard)).join(', ')}; spread ${fmt(spreadOf(longer.map((l) => l.heard)))} LU`,
+    )
+    console.log(
+      `  applied gain ${longer.map((l) => fmt(l.gainDb)).join(', ')} dB; heard - (file over the same stretch + gain) ${longer.map((l) => fmt(l.heard - l.expected, 2)).join(', ')} LU; whole song at its gain ${longer.map((l) => fmt(l.whole)).join(', ')} LUFS (spread ${fmt(spreadOf(longer.map((l) => l.whole)))} LU)`,
+    )
+    console.log(
+      `CPU of the browser while playing, % of one core: now-playing ${fmt(cpuNowPlaying.ours)}, list page ${fmt(cpuList.ours)} (the method before, every chromium+playwright process on the machine: ${fmt(cpuNowPlaying.old)}, ${fmt(cpuList.old)})`,
     )
     console.log(
       `glitches (chunks scheduled after their time, over ${fmt((Date.now() - t0) / 1000, 0)} s): ${before ? 'n/a (element)' : glitches}`,

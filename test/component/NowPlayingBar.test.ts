@@ -104,6 +104,44 @@ describe('NowPlayingBar', () => {
     expect(wrapper.get('[data-testid="player-title"]').text()).toBe('Song 2')
   })
 
+  it('redraws the seek bar once a second, not on every tick of the clock', async () => {
+    const { wrapper, player } = await mountBar()
+    await player.playSongs(catalogue)
+    await flushPromises()
+    const input = wrapper.get('[data-testid="player-seek"]').element as HTMLInputElement
+    const own = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!
+    const written: string[] = []
+    Object.defineProperty(input, 'value', {
+      get: () => own.get!.call(input),
+      set: (value: string) => {
+        written.push(value)
+        own.set!.call(input, value)
+      },
+    })
+    const changes: MutationRecord[] = []
+    const watcher = new MutationObserver((records) => changes.push(...records))
+    watcher.observe(wrapper.element, {
+      subtree: true,
+      characterData: true,
+      childList: true,
+      attributes: true,
+    })
+    for (const at of [5.1, 5.35, 5.6, 5.85]) {
+      lastAudio().advance(at)
+      await flushPromises()
+    }
+    // 5.1 s moved the thumb and the time from 0 to 5 s; the ticks after it within second 5 drew nothing.
+    expect(wrapper.get('[data-testid="player-position"]').text()).toBe('0:05')
+    expect(written).toEqual(['5000'])
+    const before = changes.length
+    lastAudio().advance(6.1)
+    await flushPromises()
+    expect(wrapper.get('[data-testid="player-position"]').text()).toBe('0:06')
+    expect(written).toEqual(['5000', '6000'])
+    expect(changes.length).toBeGreaterThan(before)
+    watcher.disconnect()
+  })
+
   it('seeks with the slider and sets the volume and mute', async () => {
     const { wrapper, player } = await mountBar()
     await player.playSongs(catalogue)

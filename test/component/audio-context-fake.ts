@@ -39,15 +39,19 @@ export class FakeParam {
     this.events = this.events.filter((e) => e.time < time)
   }
   cancelAndHoldAtTime(time: number) {
+    // As the standard says (and Chromium does): a ramp in progress at `time` is cut short there, a curve
+    // in progress is held there; otherwise no event is added, so a ramp scheduled next starts from the
+    // last event before `time`, however long ago that was.
     const held = this.at(time)
-    const later = this.events.find((e) => e.time >= time)
+    const later = this.events.find((e) => e.time > time)
+    const curving = this.events.some((e) => e.type === 'curve' && e.time < time && e.time + e.duration > time)
     this.events = this.events.flatMap((e): Event[] => {
       if (e.type === 'curve' && e.time < time && e.time + e.duration > time)
         return [{ ...e, heldAt: time, held }]
-      return e.time < time ? [e] : []
+      return e.time <= time ? [e] : []
     })
-    // A ramp in progress ends where it was; otherwise the value is held from there.
-    this.insert({ type: later?.type === 'linear' ? 'linear' : 'set', time, value: held })
+    if (later?.type === 'linear') this.insert({ type: 'linear', time, value: held })
+    else if (curving) this.insert({ type: 'set', time, value: held })
   }
   /** The value at clock time `t`. */
   at(t: number): number {

@@ -125,6 +125,54 @@ function startOf(level: number): number {
   return Math.min(...sources.map((s) => s.startTime!))
 }
 
+describe('Web Audio output: fades', () => {
+  /** The gain song A reaches the device with at `t` (0 when not heard). */
+  const gainOfA = (t: number) => heard(t).find((h) => h.song === '1')?.gain ?? 0
+
+  it('fades a pause out over 12 ms from full level, however long after the last fade', async () => {
+    output.src = A
+    await output.play()
+    await advance(5)
+    const at = context.currentTime
+    output.pause()
+    expect(gainOfA(at)).toBe(1)
+    expect(gainOfA(at + 0.006)).toBeCloseTo(0.5, 2)
+    expect(gainOfA(at + 0.011)).toBeGreaterThan(0)
+    expect(gainOfA(at + 0.013)).toBe(0)
+    // Played again, then paused soon after: the same fade.
+    await output.play()
+    await advance(0.5)
+    const again = context.currentTime
+    output.pause()
+    expect(gainOfA(again)).toBe(1)
+    expect(gainOfA(again + 0.006)).toBeCloseTo(0.5, 2)
+  })
+
+  it('fades a seek out from full level, however long after the last fade', async () => {
+    output.src = A
+    await output.play()
+    await advance(5)
+    const at = context.currentTime
+    output.currentTime = 20
+    expect(gainOfA(at)).toBe(1)
+    expect(gainOfA(at + 0.006)).toBeCloseTo(0.5, 2)
+    await advance(0.2)
+    expect(gainOfA(context.currentTime)).toBe(1)
+  })
+
+  it('fades the song out from full level when another is loaded while it plays', async () => {
+    output.src = A
+    await output.play()
+    await advance(5)
+    const at = context.currentTime
+    output.src = B
+    expect(gainOfA(at)).toBe(1)
+    // The transport's fade and the song's own, both linear over 12 ms: half of half at the middle.
+    expect(gainOfA(at + 0.006)).toBeCloseTo(0.25, 2)
+    expect(gainOfA(at + 0.013)).toBe(0)
+  })
+})
+
 describe('Web Audio output: gapless', () => {
   it('starts the next song on the frame where the current one ends, with no fade, when crossfade is off', async () => {
     await playAThenB(26)

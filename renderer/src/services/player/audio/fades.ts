@@ -45,3 +45,40 @@ export function planFade(change: TransportChange, now: number, seconds = FADE_SE
       return { ramps: [{ at: now, to: 1, seconds: fade }] }
   }
 }
+
+/**
+ * Ramps `param` linearly from `from` (its value at `at`) to `to` over `seconds`. `cancelAndHoldAtTime`
+ * alone is not enough: when no ramp is in progress at `at` it adds no event (as the standard says), and
+ * a linear ramp runs from the previous event, a fade that ended seconds ago, so the gain would already be
+ * near its end at `at`: a cut with a faint tail, not a fade (what `bench:audio` heard on every pause).
+ */
+export function rampFrom(param: AudioParam, at: number, from: number, to: number, seconds: number) {
+  param.cancelAndHoldAtTime(at)
+  param.setValueAtTime(from, at)
+  param.linearRampToValueAtTime(to, at + seconds)
+}
+
+/** One linear ramp of a gain, as scheduled: to know its value at any time without asking the node. */
+export interface RampSegment {
+  at: number
+  from: number
+  to: number
+  seconds: number
+}
+
+/**
+ * The value at `t` of a gain driven only by `segments` (scheduled in order, each starting where it was
+ * scheduled: a later one replaces what an earlier one would have done from its start), `initial` before.
+ */
+export function rampValueAt(segments: readonly RampSegment[], t: number, initial = 0): number {
+  let value = initial
+  for (const segment of segments) {
+    if (segment.at > t) break
+    const end = segment.at + segment.seconds
+    value =
+      t >= end || segment.seconds <= 0
+        ? segment.to
+        : segment.from + ((segment.to - segment.from) * (t - segment.at)) / segment.seconds
+  }
+  return value
+}

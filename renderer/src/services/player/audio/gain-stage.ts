@@ -1,5 +1,6 @@
 import { chooseGainDb, dbToGain, DEFAULT_LOUDNESS_TARGET, gainRampSeconds } from '@shared/audio/gain'
 import type { LoudnessTarget } from '@shared/audio/gain'
+import { rampFrom } from './fades'
 import { measureLoudness, storedLoudness } from './loudness'
 import type { Track } from './track'
 
@@ -29,9 +30,14 @@ export function createGainStage(
         if (!measured || track.disposed || !context) return
         const to = chooseGainDb(measured, target)
         const seconds = gainRampSeconds(track.gainDb, to)
-        const gain = track.output.gain
-        gain.cancelAndHoldAtTime(context.currentTime)
-        gain.linearRampToValueAtTime(dbToGain(to), context.currentTime + Math.max(seconds, 0.05))
+        // From the gain it plays at now (set once at its start), not from an earlier event.
+        rampFrom(
+          track.output.gain,
+          context.currentTime,
+          dbToGain(track.gainDb),
+          dbToGain(to),
+          Math.max(seconds, 0.05),
+        )
         track.gainDb = to
       },
       () => undefined,

@@ -1,5 +1,5 @@
-import { FADE_SECONDS } from './fades'
-import type { FadePlan } from './fades'
+import { FADE_SECONDS, rampFrom, rampValueAt } from './fades'
+import type { FadePlan, RampSegment } from './fades'
 import type { EqualiserSettings } from './equaliser'
 import { createEqualiserStage } from './equaliser-stage'
 import { applySink } from './sink'
@@ -26,6 +26,8 @@ export function createOutputGraph(options: GraphOptions) {
   let volumeNode: GainNode
   let equaliser: ReturnType<typeof createEqualiserStage>
   let suspendTimer: ReturnType<typeof setTimeout> | undefined
+  /** The transport gain's last ramps (from 0): its value at any time. */
+  let transportRamps: RampSegment[] = []
 
   function graph(): AudioContext {
     if (context) return context
@@ -64,10 +66,12 @@ export function createOutputGraph(options: GraphOptions) {
     },
     /** Ramps the transport gain as the plan says, on the audio clock. */
     applyFade(plan: FadePlan) {
-      const gain = transport.gain
       for (const ramp of plan.ramps) {
-        gain.cancelAndHoldAtTime(ramp.at)
-        gain.linearRampToValueAtTime(ramp.to, ramp.at + ramp.seconds)
+        // Each ramp starts from the value the ramps before it give at its start (kept here: the node's
+        // own value is that of the last rendered block, not of `ramp.at`).
+        const from = rampValueAt(transportRamps, ramp.at)
+        rampFrom(transport.gain, ramp.at, from, ramp.to, ramp.seconds)
+        transportRamps = [...transportRamps.filter((r) => r.at <= ramp.at).slice(-3), { ...ramp, from }]
       }
     },
     /** The equaliser's new settings, heard at once (glides, never a stop); kept for the graph if not made yet. */

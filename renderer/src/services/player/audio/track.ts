@@ -1,6 +1,6 @@
 import { ClockMap } from './clock-map'
 import { fadeCurve } from './crossfade'
-import { FADE_SECONDS } from './fades'
+import { FADE_SECONDS, rampFrom } from './fades'
 import { AHEAD_SECONDS, CHUNK_SECONDS } from './memory'
 import { MediaFailure } from './media-load'
 import { bufferSource, wavSource } from './pcm-source'
@@ -240,8 +240,8 @@ export class Track {
     run.connect(this.output)
     if (crossfade && old) {
       // Linear: the two renderings are of the same music, largely in phase.
-      old.gain.cancelAndHoldAtTime(at)
-      old.gain.linearRampToValueAtTime(0, at + SPEED_SWITCH_SECONDS)
+      // From its level (1: a run's gain is set only here) at `at`, not from its last event.
+      rampFrom(old.gain, at, old.gain.value, 0, SPEED_SWITCH_SECONDS)
       run.gain.value = 0
       run.gain.setValueAtTime(0, at)
       run.gain.linearRampToValueAtTime(1, at + SPEED_SWITCH_SECONDS)
@@ -355,8 +355,8 @@ export class Track {
   /** Fades this song out over `FADE_SECONDS` from `now` and lets it go (it may be playing). */
   cut(now: number) {
     const gain = this.fader.gain
-    gain.cancelAndHoldAtTime(now)
-    gain.linearRampToValueAtTime(0, now + FADE_SECONDS)
+    // From its level now (the value of the block just rendered: the same but in a crossfade's curve).
+    rampFrom(gain, now, gain.value, 0, FADE_SECONDS)
     this.dispose(now + FADE_SECONDS)
   }
 
@@ -391,7 +391,6 @@ function curve(param: AudioParam, direction: 'in' | 'out', at: number, seconds: 
   try {
     param.setValueCurveAtTime(fadeCurve(direction), at, seconds)
   } catch {
-    param.cancelAndHoldAtTime(at)
-    param.linearRampToValueAtTime(direction === 'in' ? 1 : 0, at + seconds)
+    rampFrom(param, at, param.value, direction === 'in' ? 1 : 0, seconds)
   }
 }
