@@ -173,6 +173,25 @@ describe('Web Audio output: fades', () => {
   })
 })
 
+describe('Web Audio output: the clock of a new song', () => {
+  it('is where the song will start until its first chunk is scheduled, also when paused before that', async () => {
+    output.src = A
+    await output.play()
+    await advance(5)
+    output.src = B
+    const starting = output.play()
+    // Not the context's own time (5 s): the song has not begun.
+    expect(output.currentTime).toBe(0)
+    output.pause()
+    await starting
+    expect(output.currentTime).toBe(0)
+    await output.play()
+    await advance(1)
+    expect(output.currentTime).toBeGreaterThan(0.9)
+    expect(output.currentTime).toBeLessThan(1.1)
+  })
+})
+
 describe('Web Audio output: gapless', () => {
   it('starts the next song on the frame where the current one ends, with no fade, when crossfade is off', async () => {
     await playAThenB(26)

@@ -254,7 +254,8 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     // The song stops where the fade ends and starts again from there on play. The context is suspended
     // only once the fade has left the output's buffer (`graph.ts`: suspendWhenDrained).
     if (track) {
-      pendingPosition = track.position(now())
+      // A song paused before its first chunk was scheduled stays where it was to start.
+      if (track.clockKnown) pendingPosition = track.position(now())
       track.stopChunks(plan.cutAt!)
       track.needsStart = true
       // A crossfade cut short: the song plays on at full level.
@@ -317,7 +318,8 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     currentTime: () => {
       const track = current
       const context = nodes.context
-      if (!track || paused || !context) return pendingPosition
+      // Until a new song's first chunk is scheduled, it is where it will start (not the context's time).
+      if (!track || paused || !context || !track.clockKnown) return pendingPosition
       return track.position(context.currentTime)
     },
     seek,

@@ -130,6 +130,12 @@ export class Track {
   }
 
   /** Position (s) in the song the clock is at. */
+  /**
+   * Whether the clock maps this song yet: false until its first start is scheduled (before that the
+   * map's default would read the context's own time as the song's position).
+   */
+  clockKnown = false
+
   position(now: number): number {
     const at = this.clock.position(now)
     return Number.isFinite(this.duration) ? Math.max(0, Math.min(this.duration, at)) : at
@@ -151,6 +157,7 @@ export class Track {
     return this.begin(
       position,
       (at, exact) => {
+        this.clockKnown = true
         this.clock.reset(at, exact, this.speed)
         this.newRun(at, false)
       },
