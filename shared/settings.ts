@@ -8,20 +8,8 @@ import type { settingsPatchSchema, settingsSchema } from './settings-schema'
  * zod; main's schemas are in `./settings-schema`.
  */
 
-export {
-  CROSSFADE_MAX_SECONDS,
-  EQ_BANDS,
-  EQ_MAX_DB,
-  EQ_PRESET_NAMES,
-  LANGUAGES,
-  LOUDNESS_CHOICES,
-  QUALITIES,
-  SETTINGS_VERSION,
-  SPEED_MAX,
-  SPEED_MIN,
-  THEMES,
-} from './settings-choices'
-export type { EqPresetName, Language, LoudnessChoice, Quality, Theme } from './settings-choices'
+// Every choice and limit, for callers that import the settings from one place.
+export * from './settings-choices'
 
 export type Settings = z.infer<typeof settingsSchema>
 
