@@ -8,8 +8,9 @@ import { createDownloads, MAX_ATTEMPTS } from '@main/core/downloads/queue'
 import type { ResolvedDownload } from '@main/core/downloads/queue'
 import { createMemoryStore } from '@main/core/ports'
 import { silentLogger } from '@main/core/log'
-import { createMediaCache, realCacheFs } from '@main/core/media-cache'
+import { createMediaCache } from '@main/core/media-cache'
 import type { CacheFs, CacheKey } from '@main/core/media-cache'
+import { fillingDisk } from '../support/full-disk'
 import { mediaServer } from '../support/media-server'
 import { manualTimers } from '../support/manual-timers'
 
@@ -220,24 +221,8 @@ describe('download queue', () => {
   })
 
   it('pauses the whole queue when the disk is full, leaving no partial file', async () => {
-    let budget = 2500
-    const fullFs: CacheFs = {
-      ...realCacheFs,
-      async open(path, flags) {
-        const handle = await realCacheFs.open(path, flags)
-        if (flags === 'r') return handle
-        return {
-          read: handle.read.bind(handle),
-          close: handle.close.bind(handle),
-          async write(buffer: Uint8Array) {
-            budget -= buffer.byteLength
-            if (budget < 0) throw Object.assign(new Error('no space'), { code: 'ENOSPC' })
-            return handle.write(buffer)
-          },
-        }
-      },
-    }
-    const t = setup({ fs: fullFs })
+    const disk = fillingDisk(2500)
+    const t = setup({ fs: disk.fs })
     await t.downloads.started
     t.downloads.add([song(1), song(2), song(3), song(4)])
     await until(() => expect(t.downloads.summary().paused).toBe(true))
@@ -246,7 +231,7 @@ describe('download queue', () => {
     expect(readdirSync(dir).filter((n) => n.includes('.part'))).toEqual([])
     const done = t.downloads.summary().done
     expect(done).toBeLessThan(4)
-    budget = 1e9
+    disk.setRoom(1e9)
     t.downloads.resume()
     await until(() => expect(t.downloads.summary().done).toBe(4))
     expect(t.downloads.summary().message).toBeUndefined()

@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { fillingDisk } from '../support/full-disk'
 import { mediaServer } from '../support/media-server'
 import * as fsp from 'node:fs/promises'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createMediaCache, MediaCacheError, realCacheFs } from '@main/core/media-cache'
-import type { CacheFs, MediaCacheOptions } from '@main/core/media-cache'
+import { createMediaCache, MediaCacheError } from '@main/core/media-cache'
+import type { MediaCacheOptions } from '@main/core/media-cache'
 
 const manualTimers = { setTimeout: () => 0, clearTimeout: () => undefined }
 const key = (songId: string, bitrate = 320000) => ({ sourceId: 'builtin', songId, bitrate })
@@ -217,24 +218,8 @@ describe('media cache', () => {
 
   it('stops at a full disk (injected ENOSPC): no partial file, the cache shrinks', async () => {
     const server = mediaServer()
-    let budget = 6000
-    const fullFs: CacheFs = {
-      ...realCacheFs,
-      async open(path, flags) {
-        const handle = await realCacheFs.open(path, flags)
-        if (flags === 'r') return handle
-        return {
-          read: handle.read.bind(handle),
-          close: handle.close.bind(handle),
-          async write(buffer: Uint8Array) {
-            budget -= buffer.byteLength
-            if (budget < 0) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })
-            return handle.write(buffer)
-          },
-        }
-      },
-    }
-    const cache = open(server, { fs: fullFs })
+    const disk = fillingDisk(6000)
+    const cache = open(server, { fs: disk.fs })
     for (const id of ['a', 'b']) await cache.fill(key(id), async () => server.put(`http://src/${id}`, 2000))
     const error = await cache
       .fill(key('c'), async () => server.put('http://src/c', 4000), { pin: true })
