@@ -48,3 +48,12 @@ export interface WindowsPort {
   closeLogin(): void
 }
 export const noWindows: WindowsPort = { openLogin() {}, closeLogin() {} }
+
+/**
+ * `given`, or else the global `fetch` looked up at each call, not once when a module is made: a test's
+ * spy on the global then sees every request, as with the other ports.
+ */
+export const lateFetch =
+  (given?: typeof fetch): typeof fetch =>
+  (input, init) =>
+    (given ?? globalThis.fetch)(input, init)

@@ -1,5 +1,5 @@
 import { silentLogger } from '../log'
-import { realTimers } from '../ports'
+import { lateFetch, realTimers } from '../ports'
 import type { CacheEntry, CacheKey } from './cache-index'
 import { fileNameFor, keyString, loadIndex, saveIndex } from './cache-index'
 import { errorCode, realCacheFs } from './fs-port'
@@ -36,8 +36,7 @@ export function createMediaCache(options: MediaCacheOptions) {
   const now = options.now ?? Date.now
   const timers = options.timers ?? realTimers
   const log = options.log ?? silentLogger('media-cache')
-  // The global `fetch` is looked up at each call, as the media scheme's network source does.
-  const doFetch: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init)
+  const doFetch = lateFetch(options.fetch)
   const saveDelay = options.indexSaveDelayMs ?? 1000
   const verifyOnFirstRead = options.verifyOnFirstRead ?? true
 

@@ -2,6 +2,7 @@ import { DataSourceError } from '@shared/errors'
 import type { MediaRef } from '@shared/player/media-url'
 import { MediaError } from './source'
 import type { MediaOpenRequest, MediaSource } from './source'
+import { lateFetch } from '../ports'
 
 /** A signed URL older than this is resolved again before use (the renderer's old rule, now main's). */
 export const SIGNED_URL_MAX_AGE_MS = 4 * 60_000
@@ -39,8 +40,7 @@ const keyOf = (ref: MediaRef) => `${ref.sourceId}\n${ref.songId}\n${ref.br}`
  * renderer sees one address that never expires.
  */
 export function createNetworkSource(deps: NetworkSourceDeps): NetworkSource {
-  // Read at call time, as the other ports are, so a test's spy on the global fetch sees the requests.
-  const fetchImpl: typeof fetch = (input, init) => (deps.fetch ?? globalThis.fetch)(input, init)
+  const fetchImpl = lateFetch(deps.fetch)
   const now = deps.now ?? Date.now
   const urls = new Map<string, { url: string; at: number }>()
   const inflight = new Map<string, Promise<string>>()

@@ -19,6 +19,7 @@ import { createCachedSource } from './cached-source'
 import { createExtrasStore } from './extras'
 import { createOfflineMonitor, isUnreachable } from './monitor'
 import { createPlayedCopies } from './played-copies'
+import { lateFetch } from '../ports'
 
 export { isUnreachable } from './monitor'
 export type { KeptExtras } from './extras'
@@ -65,14 +66,12 @@ export function createOffline(deps: OfflineDeps) {
   const toMediaUrl =
     deps.mediaUrl ??
     ((key: CacheKey) => schemeUrl({ sourceId: key.sourceId, songId: key.songId, br: key.bitrate }))
-  // The global `fetch` is looked up at each call, as the media scheme's network source does.
-  const doFetch: typeof fetch = (input, init) => (deps.fetch ?? globalThis.fetch)(input, init)
   const now = deps.now ?? Date.now
   const dir = deps.mediaDir ?? join(tmpdir(), `cadence-media-cache-${process.pid}`)
   const cache = createMediaCache({
     dir,
     fs,
-    fetch: doFetch,
+    fetch: deps.fetch,
     maxBytes: () => deps.settings.get().mediaCacheMaxMiB * MIB,
     timers: deps.timers,
     log: deps.log('media-cache'),
@@ -81,7 +80,7 @@ export function createOffline(deps: OfflineDeps) {
       if (!cache.bestFor(entry, { anyBitrate: true })) void extras.forget(entry).catch(() => undefined)
     },
   })
-  const extras = createExtrasStore({ fs, dir, fetch: doFetch })
+  const extras = createExtrasStore({ fs, dir, fetch: lateFetch(deps.fetch) })
 
   let availabilityTimer: unknown
   const availabilityChanged = () => {
