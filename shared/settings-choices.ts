@@ -32,5 +32,8 @@ export const EQ_MAX_DB = 12
 /** Playback speed: 0.5× to 2×, pitch kept. */
 export const SPEED_MIN = 0.5
 export const SPEED_MAX = 2
+/** A speed held to 0.5–2× (anything not a number: 1×). */
+export const clampSpeed = (value: number): number =>
+  Number.isFinite(value) ? Math.min(SPEED_MAX, Math.max(SPEED_MIN, value)) : 1
 /** Crossfade between songs: 0 (off, the default: gapless) up to this many seconds. */
 export const CROSSFADE_MAX_SECONDS = 12

@@ -1,7 +1,7 @@
 import { ref, shallowRef } from 'vue'
 import type { Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
-import { SPEED_MAX, SPEED_MIN } from '@shared/settings'
+import { clampSpeed } from '@shared/settings'
 import { toCadenceError } from '@renderer/services/cadence-error'
 import { createAudioElement, isGapless } from './audio-element'
 import type { PlayerAudio } from './audio/player-audio'
@@ -348,7 +348,7 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
   }
   /** Speed from now on, the pitch kept (the Web Audio output applies it within 0.2 s, without a gap). */
   function setSpeed(value: number) {
-    const next = Number.isFinite(value) ? Math.min(SPEED_MAX, Math.max(SPEED_MIN, value)) : 1
+    const next = clampSpeed(value)
     if (next === speed.value) return
     speed.value = next
     clockChanges.value++

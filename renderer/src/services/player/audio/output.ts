@@ -11,7 +11,7 @@ import { frameAfter, START_LEAD_SECONDS, Track } from './track'
 import type { LoudnessTarget } from '@shared/audio/gain'
 import type { EqualiserSettings } from './equaliser'
 import type { SinkResult } from './sink'
-import { SPEED_MAX, SPEED_MIN } from '@shared/settings'
+import { clampSpeed } from '@shared/settings'
 
 /**
  * The Web Audio output: what the engine drives in place of an `<audio>` element (same members, same
@@ -76,9 +76,6 @@ export type WebAudioOutput = PlayerAudio & {
   /** Plays on another device ('' = the system default), the music going on. */
   setSink(sinkId: string): Promise<SinkResult>
 }
-
-const clampSpeed = (value: number) =>
-  Number.isFinite(value) ? Math.min(SPEED_MAX, Math.max(SPEED_MIN, value)) : 1
 
 /** The Web Audio output, with a hidden element carrying its clock for end-to-end tests (`player-audio`). */
 export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutput {
