@@ -1,7 +1,7 @@
 /**
  * The 10-band equaliser: ISO octave centres from 31 Hz to 16 kHz, peaking filters (low and high shelves
- * at the ends), gains within ±12 dB, presets, and a preamp. Pure: the graph builds `BiquadFilterNode`s
- * from `equaliserFilters`.
+ * at the ends), gains within ±12 dB, presets, and a preamp. Pure: the graph (`equaliser-stage.ts`)
+ * builds its preamp and `BiquadFilterNode`s from `equaliserChain`.
  */
 
 import { EQ_BANDS, EQ_MAX_DB } from '@shared/settings'

@@ -129,13 +129,13 @@ export class Track {
     this.source = bufferSource(buffer)
   }
 
-  /** Position (s) in the song the clock is at. */
   /**
    * Whether the clock maps this song yet: false until its first start is scheduled (before that the
    * map's default would read the context's own time as the song's position).
    */
   clockKnown = false
 
+  /** Position (s) in the song the clock is at. */
   position(now: number): number {
     const at = this.clock.position(now)
     return Number.isFinite(this.duration) ? Math.max(0, Math.min(this.duration, at)) : at
