@@ -26,7 +26,8 @@ export class JsonText {
 
 const utf8 = new TextDecoder()
 
-const defaultTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+/** Gives the event loop a turn (after I/O callbacks waiting for it). */
+export const defaultTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 export interface SlicedParseOptions {
   budgetMs?: number

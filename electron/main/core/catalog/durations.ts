@@ -1,4 +1,4 @@
-import { JsonText } from '../api/sliced-json'
+import { defaultTurn, JsonText } from '../api/sliced-json'
 
 /**
  * A playlist's total time from its raw songs, without validating them (that waits until a row is asked
@@ -9,7 +9,7 @@ import { JsonText } from '../api/sliced-json'
  */
 export async function totalDuration(
   raw: readonly unknown[],
-  turn: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve)),
+  turn: () => Promise<void> = defaultTurn,
 ): Promise<number | undefined> {
   let total = 0
   let known = false
