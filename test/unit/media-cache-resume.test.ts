@@ -149,9 +149,25 @@ describe('media cache: resuming a download', () => {
     await expect(cache.fill(key('a'), async () => a, { pin: true })).rejects.toBeDefined()
     await expect(cache.fill(key('b'), async () => b, { pin: true })).rejects.toBeDefined()
     expect(partials()).toHaveLength(4)
-    await cache.prunePartials((k) => k.songId === 'b')
+    await cache.prunePartials([key('b')])
     expect(partials().sort()).toEqual(
       [fileNameFor(key('b')) + '.partial', fileNameFor(key('b')) + '.partial.json'].sort(),
     )
+  })
+
+  it('keeps at start the partial file of a download whose key is too long for a readable name', async () => {
+    const long = key('x'.repeat(300))
+    expect(fileNameFor(long).startsWith('h-')).toBe(true)
+    const a = server.put('/long', SIZE)
+    server.plan.push('drop', 503)
+    const cache = open()
+    await expect(cache.fill(long, async () => a, { pin: true })).rejects.toBeDefined()
+    expect(partials()).toHaveLength(2)
+    await cache.prunePartials([long])
+    expect(partials().sort()).toEqual(
+      [fileNameFor(long) + '.partial', fileNameFor(long) + '.partial.json'].sort(),
+    )
+    await cache.prunePartials([])
+    expect(partials()).toEqual([])
   })
 })

@@ -231,10 +231,11 @@ export function createDownloads(deps: DownloadsDeps) {
    */
   const reconcile = async () => {
     await deps.cache.ready
-    await deps.cache.prunePartials((k) => {
-      const item = items.get(itemKey(k.sourceId, k.songId))
-      return !!item && item.state !== 'done' && item.bitrate === k.bitrate
-    })
+    await deps.cache.prunePartials(
+      [...items.values()]
+        .filter((item) => item.state !== 'done')
+        .map((item) => ({ sourceId: item.sourceId, songId: item.songId, bitrate: item.bitrate })),
+    )
     for (const [key, item] of items) {
       if (item.state === 'done') {
         const cacheKey = { sourceId: item.sourceId, songId: item.songId, bitrate: item.bitrate }

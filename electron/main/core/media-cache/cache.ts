@@ -209,6 +209,7 @@ export function createMediaCache(options: MediaCacheOptions) {
 
   /** One fetch of one song, however many ask for it; `live` is what readers see while it arrives. */
   interface Job {
+    key: CacheKey
     live: LiveFill
     done: Promise<CachedFile>
   }
@@ -248,7 +249,7 @@ export function createMediaCache(options: MediaCacheOptions) {
       })
     // Whoever started it may not wait for it (a played song's copy): no unhandled rejection.
     done.catch(() => undefined)
-    const job = { live, done }
+    const job = { key, live, done }
     jobs.set(k, job)
     return job
   }
@@ -300,9 +301,9 @@ export function createMediaCache(options: MediaCacheOptions) {
      * Deletes the partial files of songs nobody fetches any more (a download removed, or cut short by a
      * crash before it was pinned); `keep` names the ones the download queue still wants.
      */
-    async prunePartials(keep: (key: CacheKey) => boolean): Promise<void> {
+    async prunePartials(keep: Iterable<CacheKey>): Promise<void> {
       await ready
-      await prunePartials(fs, dir, (key) => keep(key) || jobs.has(keyString(key)))
+      await prunePartials(fs, dir, [...keep, ...[...jobs.values()].map((job) => job.key)])
     },
     /** Whether a complete file is indexed (no disk check: for badges and offline decisions). */
     has: (key: CacheKey) => entries.has(keyString(key)),

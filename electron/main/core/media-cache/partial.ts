@@ -4,7 +4,7 @@ import type { CacheFs } from './fs-port'
 import { errorCode } from './fs-port'
 import { hashInto } from './file-io'
 import type { CacheKey } from './cache-index'
-import { keyFromFileName } from './cache-index'
+import { fileNameFor } from './cache-index'
 
 /**
  * A file being fetched is written to `<name>.audio.partial` (one name per song, so a later try finds it),
@@ -88,8 +88,14 @@ export function ifRange(validator: Validator | undefined): string | undefined {
   return validator?.lastModified
 }
 
-/** Deletes the partial files (and their sidecars) in `dir` whose song `keep` does not name. */
-export async function prunePartials(fs: CacheFs, dir: string, keep: (key: CacheKey) => boolean) {
+/**
+ * Deletes the partial files (and their sidecars) in `dir` but those of `keep`'s songs. Matched by file
+ * name, not by decoding it: a key too long for a readable name has a hashed one, which cannot be decoded
+ * but must resume all the same.
+ */
+export async function prunePartials(fs: CacheFs, dir: string, keep: Iterable<CacheKey>) {
+  const kept = new Set<string>()
+  for (const key of keep) kept.add(fileNameFor(key))
   const names = await fs.readdir(dir).catch(() => [] as string[])
   for (const name of names) {
     const base = name.endsWith(SIDECAR_EXT)
@@ -97,9 +103,7 @@ export async function prunePartials(fs: CacheFs, dir: string, keep: (key: CacheK
       : name.endsWith(PARTIAL_EXT)
         ? name.slice(0, -PARTIAL_EXT.length)
         : undefined
-    if (base === undefined) continue
-    const key = keyFromFileName(base)
-    if (key && keep(key)) continue
+    if (base === undefined || kept.has(base)) continue
     await fs.rm(`${dir}/${name}`, { force: true }).catch(() => undefined)
   }
 }
