@@ -1,5 +1,6 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
 import type { RouteRecordRaw } from 'vue-router'
+import { whenIdle } from './services/idle'
 import { useHomeStore } from './stores/home'
 
 declare module 'vue-router' {
@@ -60,8 +61,7 @@ export function warmViews(): void {
     // `/` from anywhere opens search: its field is there at once.
     void import('./views/SearchView.vue').catch(() => undefined)
   }
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(warm, { timeout: 2000 })
-  else setTimeout(warm, 1000)
+  whenIdle(warm, 2000)
 }
 
 export function createAppRouter() {

@@ -372,3 +372,30 @@ describe('Web Audio output: speed', () => {
     expect(output.playbackRate).toBe(2)
   })
 })
+
+describe('Web Audio output: the device opened ahead of the first play', () => {
+  it('makes the context, waits for its clock to run, then lets it rest while nothing plays', async () => {
+    output.warm()
+    expect(context.state).toBe('running')
+    // The device has not started yet (the clock stands still): not suspended, so it can start.
+    await vi.advanceTimersByTimeAsync(500)
+    expect(context.state).toBe('running')
+    await advance(0.05)
+    expect(context.state).toBe('suspended')
+    // The first Play resumes it and is heard.
+    output.src = A
+    await output.play()
+    expect(context.state).toBe('running')
+    await advance(0.1)
+    expect(heard(context.currentTime).map((h) => h.song)).toEqual(['1'])
+  })
+
+  it('leaves a context alone that is already playing when the clock starts', async () => {
+    output.warm()
+    output.src = A
+    await output.play()
+    await advance(0.2)
+    expect(context.state).toBe('running')
+    expect(heard(context.currentTime).map((h) => h.song)).toEqual(['1'])
+  })
+})

@@ -1,4 +1,5 @@
 import { defineAsyncComponent } from 'vue'
+import { whenIdle } from '@renderer/services/idle'
 
 /**
  * What the first screen does not show, kept out of the initial JavaScript: the now-playing screen (with
@@ -42,6 +43,5 @@ export function warmOverlays(): void {
       void (component as Lazy).__asyncLoader?.().catch(() => undefined)
     }
   }
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(warm, { timeout: 3000 })
-  else setTimeout(warm, 1500)
+  whenIdle(warm, 3000)
 }

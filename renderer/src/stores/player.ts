@@ -5,6 +5,7 @@ import { shouldRestartOnPrevious } from '@shared/player/queue'
 import type { RepeatMode } from '@shared/player/queue'
 import { invoke } from '@renderer/services/cadence'
 import { createPlaybackEngine } from '@renderer/services/player/engine'
+import { whenIdle } from '@renderer/services/idle'
 import type { PlayerNotice } from '@renderer/services/player/engine'
 import { createPlayerSession } from '@renderer/services/player/session'
 import { useQueueStore } from '@renderer/stores/queue'
@@ -239,6 +240,8 @@ export const usePlayerStore = defineStore('player', () => {
     if (typeof window !== 'undefined') window.addEventListener('pagehide', () => void session.save())
     initialised = Promise.all([ensureSettings(), session.restore()]).then(() => undefined)
     void sound.start()
+    // The output's device, opened once the page has settled: the first Play then starts at once.
+    void initialised.then(() => whenIdle(() => engine.warm()))
     return initialised
   }
 

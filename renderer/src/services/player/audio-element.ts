@@ -28,6 +28,10 @@ type GaplessOutput = PlayerAudio & { prepare(url: string | undefined, songs?: So
 export const isGapless = (audio: PlayerAudio | undefined): audio is GaplessOutput =>
   typeof (audio as Partial<GaplessOutput> | undefined)?.prepare === 'function'
 
+/** An output that can open its device ahead of the first play (the Web Audio output). */
+export const canWarm = (audio: PlayerAudio | undefined): audio is PlayerAudio & { warm(): void } =>
+  typeof (audio as { warm?: unknown } | undefined)?.warm === 'function'
+
 /** An output with the sound controls: equaliser and output device (the Web Audio output). */
 export type SoundOutput = PlayerAudio & Pick<WebAudioOutput, 'setEqualiser' | 'setSink'>
 export const hasSoundControls = (audio: PlayerAudio | undefined): audio is SoundOutput =>

@@ -3,7 +3,7 @@ import type { Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
 import { clampSpeed } from '@shared/settings'
 import { toCadenceError } from '@renderer/services/cadence-error'
-import { createAudioElement, isGapless } from './audio-element'
+import { canWarm, createAudioElement, isGapless } from './audio-element'
 import type { PlayerAudio } from './audio/player-audio'
 import type { LoadOptions, PlaybackEngineDeps, PlayerStatus, SkipCause } from './engine-types'
 import { isSourceDown } from './recovery'
@@ -360,6 +360,15 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     el.playbackRate = speed.value
   }
 
+  /**
+   * Makes the output and opens its device while nothing plays, so the first Play is heard as fast as the
+   * next ones (the first stream of a page takes Chromium over a second to start).
+   */
+  function warm() {
+    const el = element()
+    if (canWarm(el)) el.warm()
+  }
+
   /** The exact audio clock (for word-by-word lyrics, which need more than `timeupdate`'s 4 Hz). */
   function currentTimeMs(): number {
     return audio && loadedKey !== null ? audio.currentTime * 1000 : positionMs.value
@@ -389,6 +398,7 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     setSpeed,
     currentTimeMs,
     prefetchSoon,
+    warm,
   }
 }
 

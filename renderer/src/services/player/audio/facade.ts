@@ -54,6 +54,7 @@ export interface FaceControls {
   prepare(url: string | undefined, songs?: SongPair): void
   setEqualiser(settings: EqualiserSettings | undefined): void
   setSink(sinkId: string): Promise<SinkResult>
+  warm(): void
   speed(): number
   setSpeed(value: number): void
 }
@@ -131,6 +132,7 @@ export function createElementFace({ face, listeners }: Face, controls: FaceContr
     prepare: controls.prepare,
     setEqualiser: controls.setEqualiser,
     setSink: controls.setSink,
+    warm: controls.warm,
   }
   // The hidden element shows the output's clock to end-to-end tests, as the old <audio> did.
   Object.defineProperties(face, {

@@ -15,6 +15,9 @@ export interface GraphOptions {
   onSinkRefused?: (sinkId: string) => void
 }
 
+const WARM_POLL_MS = 50
+const WARM_LIMIT_MS = 10_000
+
 /**
  * The Web Audio output's graph (`output.ts`), made on first use: every song's gain node → the transport
  * gain (fades) → the volume gain → the equaliser when on (`equaliser-stage.ts`) → a limiter → the device
@@ -100,6 +103,26 @@ export function createOutputGraph(options: GraphOptions) {
     },
     cancelSuspend() {
       clearTimeout(suspendTimer)
+    },
+    /**
+     * Opens the device before the first play and lets it rest: the first stream a page opens takes
+     * Chromium over a second to start (1.4 s from a click to the first sound on PulseAudio, measured by
+     * `npm run bench:audio`; a resumed one starts within a callback). Makes the context, waits until its
+     * clock runs (the device is playing), then suspends it if nothing plays by then.
+     */
+    warm(paused: () => boolean, poll = WARM_POLL_MS, limit = WARM_LIMIT_MS) {
+      const context = graph()
+      let waited = 0
+      const check = () => {
+        if (!paused() || context.state !== 'running') return
+        if (context.currentTime > 0 || waited >= limit) {
+          void context.suspend()
+          return
+        }
+        waited += poll
+        setTimeout(check, poll)
+      }
+      check()
     },
   }
 }

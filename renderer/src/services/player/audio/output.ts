@@ -75,6 +75,8 @@ export type WebAudioOutput = PlayerAudio & {
   setEqualiser(settings: EqualiserSettings | undefined): void
   /** Plays on another device ('' = the system default), the music going on. */
   setSink(sinkId: string): Promise<SinkResult>
+  /** Opens the device ahead of the first play, then lets it rest (`graph.ts`: warm). */
+  warm(): void
 }
 
 /** The Web Audio output, with a hidden element carrying its clock for end-to-end tests (`player-audio`). */
@@ -342,6 +344,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     setSpeed,
     setEqualiser: nodes.applyEqualiser,
     setSink: nodes.applySink,
+    warm: () => nodes.warm(() => paused),
   })
   // The device the context really plays on, for end-to-end tests (the element's own `sinkId` is unused).
   Object.defineProperty(face.face, 'sinkId', {
