@@ -225,7 +225,19 @@ const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) :
  * chromium: other jobs on a shared machine run Playwright's Chromium too, and a process that ends
  * between the two readings must not take its whole life's CPU time away from the sum.
  */
-async function cpuOver(ms: number): Promise<{ ours: number; old: number }> {
+/** A Chromium process's part, from its command line: the browser, a renderer, the GPU, the audio service… */
+function processKind(cmdline: string): string {
+  // Chromium's child processes rewrite their command line as one string joined by spaces.
+  const args = cmdline.split(/[\0 ]/)
+  const value = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3)
+  const type = value('type')
+  if (!type) return 'browser'
+  if (type === 'utility')
+    return (value('utility-sub-type') ?? 'utility').replace(/\.mojom\./, ' ').split(' ')[0]
+  return type
+}
+
+async function cpuOver(ms: number): Promise<{ ours: number; old: number; kinds: string }> {
   const ticks = async () => {
     const stats = new Map<number, { ppid: number; own: number; reaped: number; cmd: string }>()
     for (const pid of await readdir('/proc')) {
@@ -259,17 +271,27 @@ async function cpuOver(ms: number): Promise<{ ours: number; old: number }> {
   await sleep(ms)
   const after = await ticks()
   let total = 0
+  const byKind = new Map<string, number>()
   for (const [pid, stat] of after.ours) {
     const was = before.ours.get(pid) ?? { own: 0, reaped: 0 }
-    total += stat.own - was.own + stat.reaped - was.reaped
+    const used = stat.own - was.own + stat.reaped - was.reaped
+    total += used
+    byKind.set(processKind(stat.cmd), (byKind.get(processKind(stat.cmd)) ?? 0) + used)
   }
   // Clock ticks (USER_HZ, 100 on Linux) per second = % of one core.
-  return { ours: total / (ms / 1000), old: (after.old - before.old) / (ms / 1000) }
+  const percent = (t: number) => t / (ms / 1000)
+  const kinds = [...byKind].filter(([, t]) => t > 0).map(([kind, t]) => `${kind} ${fmt(percent(t))}`)
+  return { ours: percent(total), old: percent(after.old - before.old), kinds: kinds.join(', ') }
 }
 
 /** The app, on the built-in demo source or (`--quirks`) on the netease-like one, signed in. */
 async function startTarget(): Promise<{ app: App; close(): Promise<void> }> {
-  const audible = { audible: true, chromiumEnv: { PULSE_SERVER } }
+  const audible = {
+    audible: true,
+    chromiumEnv: { PULSE_SERVER },
+    // BENCH_CHROMIUM_ARGS: extra Chromium flags, to compare (e.g. `--audio-buffer-size=128`).
+    chromiumArgs: (process.env.BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean),
+  }
   if (!quirks) {
     const app = await startApp(audible)
     return { app, close: () => app.close() }
@@ -317,6 +339,28 @@ async function main() {
     })
     await app.page.reload()
   }
+  // Chromium's own count of the output's underruns (`AudioContext.playbackStats`, where the browser has
+  // it): the page's contexts are kept to read it at the end.
+  // (Strings: tsx's helpers for named functions do not exist in the page.)
+  await app.page.addInitScript(`(() => {
+    const Native = window.AudioContext
+    if (!Native) return
+    const kept = (window.__benchContexts = [])
+    // Every AudioBufferSourceNode.start(at), for the click figure on the audio clock.
+    const starts = (window.__benchStarts = [])
+    const start = AudioBufferSourceNode.prototype.start
+    AudioBufferSourceNode.prototype.start = function (...args) {
+      starts.push({ at: args[0] ?? 0, called: performance.now(), context: this.context })
+      return start.apply(this, args)
+    }
+    window.AudioContext = class extends Native {
+      constructor(options) {
+        super(options)
+        kept.push(this)
+      }
+    }
+  })()`)
+  await app.page.reload()
   const t0 = Date.now()
   const recorder = new Recorder()
   const marks: Record<string, number[]> = {
@@ -337,10 +381,22 @@ async function main() {
     await sleep(500)
 
     // Click → first audible sample, 5 times: a song not yet resolved, from silence.
+    const clockClicks: number[] = []
     for (const song of songs.slice(0, 5)) {
+      const pageMark = (await app.page.evaluate('performance.now()')) as number
       marks.click.push(Date.now())
       await playSongs(app.page, [song])
       await waitForClock(app.page, 0.6)
+      // The same click on the audio clock: the song's first start(at), mapped to the page's clock with
+      // getOutputTimestamp() (which includes the device's latency).
+      clockClicks.push(
+        (await app.page.evaluate(`(() => {
+          const first = window.__benchStarts.find((s) => s.called >= ${pageMark})
+          if (!first) return NaN
+          const stamp = first.context.getOutputTimestamp()
+          return stamp.performanceTime + (first.at - stamp.contextTime) * 1000 - ${pageMark}
+        })()`)) as number,
+      )
       await playerCall(app.page, 'pause')
       await sleep(600)
     }
@@ -446,11 +502,12 @@ async function main() {
 
     // ---- figures ----
     const ms = (frames: number) => (frames / RATE) * 1000
-    const clicks = marks.click.map((at) => {
+    // The file's own silent head is the music's, not the player's (as at the boundaries).
+    const clicks = marks.click.map((at, n) => {
       const from = recorder.frameAt(at)
       let i = Math.max(0, from)
       while (i < rec[0].length && silentAt(rec, i)) i++
-      return ms(i - from)
+      return ms(i - from) - silences[n].head
     })
     const gaps = marks.boundary.map((at, i) => {
       // The boundary happened before the title changed (the output notices an end within 250 ms); the
@@ -542,6 +599,13 @@ async function main() {
         .evaluate((el) => (el as HTMLElement).dataset.underruns ?? '0')
         .catch(() => 'n/a'),
     )
+    const underruns = (await app.page.evaluate(`(() => {
+      const stats = (window.__benchContexts || []).map((c) => c.playbackStats).filter(Boolean)
+      if (!stats.length) return 'n/a (no AudioContext.playbackStats in this browser)'
+      let events = 0, duration = 0, total = 0
+      for (const s of stats) { events += s.underrunEvents; duration += s.underrunDuration; total += s.totalDuration }
+      return events + ' events, ' + (duration * 1000).toFixed(1) + ' ms over ' + total.toFixed(0) + ' s'
+    })()`)) as string
     const spread = loudness.length ? Math.max(...loudness) - Math.min(...loudness) : Number.NaN
     console.log(
       `\nnpm run bench:audio${before ? ' -- --before' : ''}${quirks ? ' -- --quirks' : ''}: the app's output, recorded from a null sink${quirks ? ', on a netease-like data source' : ''}\n`,
@@ -556,7 +620,13 @@ async function main() {
       `seek: last 1 ms before the cut ${seeks.map((p) => fmt(p.cutDb)).join(', ')} dBFS; fade ${seeks.map((p) => p.fadeMs).join(', ')} ms; steepest 1 ms fall ${seeks.map((p) => fmt(p.stepDb, 0)).join(', ')} dB; silence ${seeks.map((p) => fmt(p.silenceMs)).join(', ')} ms; new position heard after the command ${seeks.map((p) => fmt((p as { heardAfterMs: number }).heardAfterMs)).join(', ')} ms`,
     )
     console.log(
-      `click → first audible sample, ms: median ${fmt(median(clicks))} (${clicks.map((c) => fmt(c, 0)).join(', ')}; first ${fmt(clicks[0], 0)})`,
+      `click → first audible sample (the file's own silent head subtracted: ${silences
+        .slice(0, clicks.length)
+        .map((silence) => fmt(silence.head, 0))
+        .join(
+          ', ',
+        )} ms), ms: median ${fmt(median(clicks))} (${clicks.map((c) => fmt(c, 0)).join(', ')}; first ${fmt(clicks[0], 0)})`,
+      `\n  the same clicks on the audio clock (first start(at) via getOutputTimestamp), ms: median ${fmt(median(clockClicks))} (${clockClicks.map((c) => fmt(c, 0)).join(', ')})`,
     )
     console.log(
       `loudness per song as heard 1-3.5 s after the click, LUFS: ${loudness.map((l) => fmt(l)).join(', ')}; spread ${fmt(spread)} LU`,
@@ -569,9 +639,11 @@ async function main() {
     )
     console.log(
       `CPU of the browser while playing, % of one core: now-playing ${fmt(cpuNowPlaying.ours)}, list page ${fmt(cpuList.ours)} (the method before, every chromium+playwright process on the machine: ${fmt(cpuNowPlaying.old)}, ${fmt(cpuList.old)})`,
+      `\n  by process: now-playing ${cpuNowPlaying.kinds}; list page ${cpuList.kinds}`,
     )
     console.log(
       `glitches (chunks scheduled after their time, over ${fmt((Date.now() - t0) / 1000, 0)} s): ${before ? 'n/a (element)' : glitches}`,
+      `\noutput underruns (Chromium's AudioContext.playbackStats): ${underruns}`,
     )
     console.log(
       `(the wall-clock → recording mapping is the least-delayed parec chunk: latencies include up to its buffering)`,
