@@ -118,14 +118,19 @@ export function createMediaCache(options: MediaCacheOptions) {
     await fs.rm(pathOf(entry), { force: true }).catch(() => undefined)
   }
 
-  /** Evicts the least recently played songs (never a download) until the played songs fit in `limit`. */
-  const evictTo = async (limit: number, keep?: string) => {
-    if (cachedBytes <= limit) return
+  /**
+   * Evicts the least recently played songs (never a download, never `keep`) until the played songs fit in
+   * `limit`: their files and, unless `filesOnly`, the bytes of the played songs being fetched but `keep`
+   * (counted at their whole size), so a burst of first plays does not pass the cap by many files.
+   */
+  const evictTo = async (limit: number, keep?: string, { filesOnly = false } = {}) => {
+    const over = () => cachedBytes + (filesOnly ? 0 : fetchingBytes(keep)) > limit
+    if (!over()) return
     const candidates = [...entries.entries()]
       .filter(([k, e]) => !e.pinned && k !== keep)
       .sort((a, b) => a[1].lastPlayed - b[1].lastPlayed)
     for (const [k, e] of candidates) {
-      if (cachedBytes <= limit) break
+      if (!over()) break
       log.debug('evicting', { songId: e.songId, size: e.size })
       await removeEntry(k, e)
     }
@@ -197,7 +202,7 @@ export function createMediaCache(options: MediaCacheOptions) {
     evictTo,
     async diskFull() {
       // Nothing half-written stays; the played-songs cache gives back half of what it holds.
-      await evictTo(Math.floor(cachedBytes / 2))
+      await evictTo(Math.floor(cachedBytes / 2), undefined, { filesOnly: true })
       log.warn('the disk is full; the cache shrank', { cachedBytes })
     },
     commit(entry) {
@@ -212,13 +217,24 @@ export function createMediaCache(options: MediaCacheOptions) {
     key: CacheKey
     live: LiveFill
     done: Promise<CachedFile>
+    /** Bytes it will add to the played songs: its whole size once known, 0 for a download or when over. */
+    fetching: () => number
   }
   const jobs = new Map<string, Job>()
+  const isDownload = (k: string) => pinWhenDone.has(k) || Boolean(entries.get(k)?.pinned)
+
+  /** Bytes of the played songs being fetched but `except`'s. */
+  const fetchingBytes = (except?: string) => {
+    let sum = 0
+    for (const [k, job] of jobs) if (k !== except) sum += job.fetching()
+    return sum
+  }
 
   const startJob = (key: CacheKey, origin: () => Promise<MediaOrigin>, fillOptions: FillOptions): Job => {
     const k = keyString(key)
     const path = `${dir}/${fileNameFor(key)}`
     const live = new LiveFill(fs, partialPath(path), path)
+    let size: number | undefined
     const done = (async () => {
       await ready
       const cached = await lookup(key, { touch: !fillOptions.pin })
@@ -229,7 +245,9 @@ export function createMediaCache(options: MediaCacheOptions) {
       let lastError: unknown
       for (let attempt = 1; attempt <= FETCH_ATTEMPTS; attempt++) {
         try {
-          return await fetchOnce(key, await origin(), fillOptions, live)
+          const from = await origin()
+          size = from.size
+          return await fetchOnce(key, from, fillOptions, live)
         } catch (error) {
           lastError = error
           if (!(error instanceof MediaCacheError) || error.reason !== 'corrupt') throw error
@@ -249,7 +267,9 @@ export function createMediaCache(options: MediaCacheOptions) {
       })
     // Whoever started it may not wait for it (a played song's copy): no unhandled rejection.
     done.catch(() => undefined)
-    const job = { key, live, done }
+    const fetching = () =>
+      live.state === 'running' && !isDownload(k) ? (live.total ?? size ?? live.received) : 0
+    const job: Job = { key, live, done, fetching }
     jobs.set(k, job)
     return job
   }
