@@ -217,6 +217,8 @@ export function createMediaCache(options: MediaCacheOptions) {
     key: CacheKey
     live: LiveFill
     done: Promise<CachedFile>
+    /** Aborts the fetch (`abandon`: a played song nobody listens to). */
+    stop: AbortController
     /** Bytes it will add to the played songs: its whole size once known, 0 for a download or when over. */
     fetching: () => number
   }
@@ -230,13 +232,23 @@ export function createMediaCache(options: MediaCacheOptions) {
     return sum
   }
 
-  const startJob = (key: CacheKey, origin: () => Promise<MediaOrigin>, fillOptions: FillOptions): Job => {
+  const startJob = (
+    key: CacheKey,
+    origin: () => Promise<MediaOrigin>,
+    fillOptions: FillOptions,
+    abandoned?: Job,
+  ): Job => {
     const k = keyString(key)
     const path = `${dir}/${fileNameFor(key)}`
     const live = new LiveFill(fs, partialPath(path), path)
+    const stop = new AbortController()
+    const signal = fillOptions.signal ? AbortSignal.any([fillOptions.signal, stop.signal]) : stop.signal
+    const options: FillOptions = { ...fillOptions, signal }
     let size: number | undefined
     const done = (async () => {
       await ready
+      // An abandoned fetch of the same song deletes its partial file as it stops: not this one's.
+      await abandoned?.done.catch(() => undefined)
       const cached = await lookup(key, { touch: !fillOptions.pin })
       if (cached) {
         live.finish(cached.entry.size, cached.entry.contentType)
@@ -246,8 +258,9 @@ export function createMediaCache(options: MediaCacheOptions) {
       for (let attempt = 1; attempt <= FETCH_ATTEMPTS; attempt++) {
         try {
           const from = await origin()
+          if (stop.signal.aborted) throw new MediaCacheError('cancelled', 'Nobody listens to it any more')
           size = from.size
-          return await fetchOnce(key, from, fillOptions, live)
+          return await fetchOnce(key, from, options, live)
         } catch (error) {
           lastError = error
           if (!(error instanceof MediaCacheError) || error.reason !== 'corrupt') throw error
@@ -262,6 +275,7 @@ export function createMediaCache(options: MediaCacheOptions) {
         throw error
       })
       .finally(() => {
+        if (jobs.get(k) !== job) return // abandoned, and the song asked for again meanwhile
         jobs.delete(k)
         pinWhenDone.delete(k)
       })
@@ -269,7 +283,7 @@ export function createMediaCache(options: MediaCacheOptions) {
     done.catch(() => undefined)
     const fetching = () =>
       live.state === 'running' && !isDownload(k) ? (live.total ?? size ?? live.received) : 0
-    const job: Job = { key, live, done, fetching }
+    const job: Job = { key, live, done, stop, fetching }
     jobs.set(k, job)
     return job
   }
@@ -287,7 +301,9 @@ export function createMediaCache(options: MediaCacheOptions) {
   ): Promise<CachedFile> => {
     const k = keyString(key)
     if (fillOptions.pin) pinWhenDone.add(k)
-    const job = jobs.get(k) ?? startJob(key, origin, fillOptions)
+    const running = jobs.get(k)
+    const job =
+      running && !running.stop.signal.aborted ? running : startJob(key, origin, fillOptions, running)
     const done = await job.done
     if (fillOptions.pin) setPinned(done.entry, true)
     return done
@@ -311,6 +327,20 @@ export function createMediaCache(options: MediaCacheOptions) {
     fill,
     /** The fetch under way for a song (its bytes so far, for the media scheme), if any. */
     live: (key: CacheKey): LiveFill | undefined => jobs.get(keyString(key))?.live,
+    /** Whether the song is, or is to be, a download (its fetch is never abandoned). */
+    isDownload: (key: CacheKey) => isDownload(keyString(key)),
+    /**
+     * Stops the fetch of a played song nobody listens to any more and deletes its partial file (one a
+     * download left stays); false when there is none or it is a download's. Whoever asks for the song
+     * again starts a new fetch.
+     */
+    abandon(key: CacheKey): boolean {
+      const k = keyString(key)
+      const job = jobs.get(k)
+      if (!job || job.live.state !== 'running' || isDownload(k)) return false
+      job.stop.abort()
+      return true
+    },
     /** Deletes the partial file of a song nobody fetches any more (a download removed). */
     async discardPartial(key: CacheKey): Promise<void> {
       await ready
