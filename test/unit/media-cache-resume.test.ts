@@ -171,3 +171,53 @@ describe('media cache: resuming a download', () => {
     expect(partials()).toEqual([])
   })
 })
+
+describe('media cache: abandoning a played song nobody listens to', () => {
+  it('stops the fetch and deletes its partial file; asked again, the song is fetched anew', async () => {
+    const song = server.put('/a', SIZE)
+    server.plan.push('hold')
+    server.hold()
+    const cache = open()
+    const played = cache.fill(key('a'), async () => song)
+    await expect.poll(() => cache.live(key('a'))?.received).toBe(SIZE / 2)
+    expect(cache.abandon(key('a'))).toBe(true)
+    // Asked again at once: a new fetch, which waits for the abandoned one to clear its file first.
+    const again = cache.fill(key('a'), async () => song)
+    await expect(played).rejects.toMatchObject({ reason: 'cancelled' })
+    const file = await again
+    expect(md5(await readFile(file.path))).toBe(song.md5)
+    expect(server.requestsFor('/a').map((s) => s.range)).toEqual([undefined, undefined])
+    expect(partials()).toEqual([])
+  })
+
+  it('leaves nothing behind when nobody asks again', async () => {
+    const song = server.put('/a', SIZE)
+    server.plan.push('hold')
+    server.hold()
+    const cache = open()
+    const played = cache.fill(key('a'), async () => song)
+    await expect.poll(() => cache.live(key('a'))?.received).toBe(SIZE / 2)
+    cache.abandon(key('a'))
+    await expect(played).rejects.toMatchObject({ reason: 'cancelled' })
+    expect(readdirSync(dir).filter((n) => n !== 'index.json')).toEqual([])
+    expect(cache.has(key('a'))).toBe(false)
+  })
+
+  it('never abandons a download, nor a played song a download joined', async () => {
+    const a = server.put('/a', SIZE)
+    const b = server.put('/b', SIZE)
+    server.plan.push('hold', 'hold')
+    const release = server.hold()
+    const cache = open()
+    const downloaded = cache.fill(key('a'), async () => a, { pin: true })
+    const played = cache.fill(key('b'), async () => b)
+    const joined = cache.fill(key('b'), async () => b, { pin: true })
+    await expect
+      .poll(() => [cache.live(key('a'))?.received, cache.live(key('b'))?.received])
+      .toEqual([SIZE / 2, SIZE / 2])
+    expect([cache.abandon(key('a')), cache.abandon(key('b'))]).toEqual([false, false])
+    release()
+    await Promise.all([downloaded, played, joined])
+    expect([cache.entry(key('a'))?.pinned, cache.entry(key('b'))?.pinned]).toEqual([true, true])
+  })
+})

@@ -149,6 +149,25 @@ describe('media cache', () => {
     expect(cache.usage()).toMatchObject({ cachedBytes: 3000, downloadedBytes: 0 })
   })
 
+  it('counts the played songs being fetched against the cap: a burst of first plays does not pass it', async () => {
+    const server = mediaServer()
+    const cache = open(server)
+    for (const id of ['a', 'b', 'c'])
+      await cache.fill(key(id), async () => server.put(`http://src/${id}`, 3000))
+    const release = server.hold()
+    const d = cache.fill(key('d'), async () => server.put('http://src/d', 3000))
+    const e = cache.fill(key('e'), async () => server.put('http://src/e', 3000))
+    await expect
+      .poll(() => [cache.live(key('d'))?.received, cache.live(key('e'))?.received])
+      .toEqual([1500, 1500])
+    // Two songs of 3000 bytes on their way: the files kept make room for both before they land.
+    expect(cache.usage().cachedBytes).toBe(3000)
+    expect([cache.has(key('a')), cache.has(key('b')), cache.has(key('c'))]).toEqual([false, false, true])
+    release()
+    await Promise.all([d, e])
+    expect(cache.usage()).toMatchObject({ cachedBytes: 9000, cachedCount: 3 })
+  })
+
   it('does not cache a played song larger than the whole cap', async () => {
     const server = mediaServer()
     const big = server.put('http://src/big', 20_000)

@@ -37,34 +37,65 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-function setup() {
-  const origin = server.put('/song/7', SIZE)
-  const detail: Song = {
-    id: 7,
-    name: 'Seven',
+/** Timers a test fires by hand (the copies' graces). */
+function handTimers() {
+  const pending = new Map<number, () => void>()
+  let next = 0
+  return {
+    setTimeout: (callback: () => void) => {
+      pending.set(++next, callback)
+      return next
+    },
+    clearTimeout: (handle: unknown) => void pending.delete(handle as number),
+    /** Runs the timers set so far. */
+    fire() {
+      const due = [...pending.values()]
+      pending.clear()
+      for (const callback of due) callback()
+    },
+  }
+}
+
+interface Setup {
+  /** The size of each song's file. */
+  size?: number
+  /** Songs besides '7' (ids). */
+  songs?: string[]
+}
+
+function setup({ size = SIZE, songs = [] }: Setup = {}) {
+  const origins = new Map(['7', ...songs].map((id) => [id, server.put(`/song/${id}`, size)]))
+  const origin = origins.get('7')!
+  const detailOf = (id: string): Song => ({
+    id: Number(id),
+    name: `Song ${id}`,
     tns: [],
     artists: [],
     album: undefined,
     duration: undefined,
     privilege: undefined,
     meta: {
-      url: origin.url,
-      size: origin.size,
-      md5: origin.md5,
+      url: origins.get(id)!.url,
+      size,
+      md5: origins.get(id)!.md5,
       bitrate: 320000,
       isFavorite: undefined,
       lyric: undefined,
     },
-  }
-  const cache = createMediaCache({ dir, maxBytes: () => 10 * SIZE, timers: manualTimers })
-  const network = createNetworkSource({ resolve: async () => origin.url })
+  })
+  const cache = createMediaCache({ dir, maxBytes: () => 100 * size, timers: manualTimers })
+  const network = createNetworkSource({ resolve: async (r) => origins.get(r.songId)!.url })
+  const clock = { now: 1_000_000 }
+  const timers = handTimers()
+  const told = { cached: 0 }
   const copies = createPlayedCopies({
     cache,
-    detail: async () => detail,
+    detail: async (k) => detailOf(k.songId),
     activeSourceId: () => 'builtin',
     keep: async () => undefined,
-    onCached: () => undefined,
-    now: Date.now,
+    onCached: () => told.cached++,
+    now: () => clock.now,
+    timers,
     log: silentLogger('media-cache'),
   })
   const source = createCachedSource({
@@ -75,12 +106,12 @@ function setup() {
     log: silentLogger('media-cache'),
     timers: realTimers,
   })
-  return { origin, cache, source }
+  return { origin, origins, cache, source, copies, clock, timers, told }
 }
 
 /** One range as the renderer asks it, read whole. */
-async function get(source: MediaSource, range?: string) {
-  const answer = await source.open(ref, { method: 'GET', range })
+async function get(source: MediaSource, range?: string, songId = '7') {
+  const answer = await source.open({ ...ref, songId }, { method: 'GET', range })
   return { status: answer.status, headers: answer.headers, bytes: new Uint8Array(await answer.arrayBuffer()) }
 }
 
@@ -116,6 +147,8 @@ describe('media scheme: the first play copies the song into the cache with the o
     await until(() => expect(t.cache.has(key)).toBe(true))
     expect(md5(await play(t.source))).toBe(t.origin.md5)
     expect(server.served).toHaveLength(1)
+    // The badges are told once for the copy, not once for each of the ranges that read it.
+    expect(t.told.cached).toBe(1)
     const file = await t.cache.lookup(key)
     expect(md5(await readFile(file!.path))).toBe(t.origin.md5)
   })
@@ -181,6 +214,101 @@ describe('media scheme: the first play copies the song into the cache with the o
     // Meanwhile the song streams from the network, without a new copy for every range.
     expect(md5(await play(t.source))).toBe(t.origin.md5)
     expect(server.served.slice(3).every((s) => s.status === 206 && s.range)).toBe(true)
+    expect(t.cache.has(key)).toBe(false)
+  })
+})
+
+describe('media scheme: the copy of a song nobody listens to stops', () => {
+  /** 8 MiB: half of it in is neither three quarters nor within 2 MiB of the end. */
+  const BIG = 8 * 1024 * 1024
+  const key8 = { ...key, songId: '8' }
+  const key9 = { ...key, songId: '9' }
+  const partials = () => readdirSync(dir).filter((n) => n.includes('.partial'))
+
+  it('stops the copy of a song skipped after a few seconds and deletes its partial file', async () => {
+    const t = setup({ size: BIG })
+    server.plan.push('hold')
+    server.hold()
+    t.copies.playing('7')
+    await get(t.source, 'bytes=0-65535')
+    await until(() => expect(t.cache.live(key)?.received).toBe(BIG / 2))
+    t.clock.now += 3000
+    t.timers.fire() // nothing is due while the player has the song, even unread
+    expect(t.cache.live(key)?.state).toBe('running')
+
+    t.copies.playing('8') // skipped
+    t.clock.now += 4999
+    t.timers.fire()
+    expect(t.cache.live(key)?.state).toBe('running') // within its grace
+    t.clock.now += 1
+    t.timers.fire()
+    await until(() => expect(t.cache.live(key)).toBeUndefined())
+    expect(partials()).toEqual([])
+    expect(t.cache.has(key)).toBe(false)
+    expect(server.served).toHaveLength(1)
+
+    // Played again: a new copy at once (stopping it was no failure).
+    t.copies.playing('7')
+    expect((await get(t.source, 'bytes=0-65535')).bytes).toEqual(t.origin.bytes.subarray(0, 65536))
+    await until(() => expect(t.cache.has(key)).toBe(true))
+    expect(server.served.map((s) => [s.range, s.status])).toEqual([
+      [undefined, 200],
+      [undefined, 200],
+    ])
+  })
+
+  it('keeps the copy when the song is read again within its grace (a seek back, Previous)', async () => {
+    const t = setup({ size: BIG })
+    server.plan.push('hold')
+    const release = server.hold()
+    t.copies.playing('7')
+    await get(t.source, 'bytes=0-65535')
+    await until(() => expect(t.cache.live(key)?.received).toBe(BIG / 2))
+    t.copies.playing('8')
+    t.clock.now += 2000
+    t.copies.playing('7')
+    const read = get(t.source, 'bytes=1000000-1099999')
+    t.clock.now += 10_000
+    t.timers.fire()
+    expect((await read).bytes).toEqual(t.origin.bytes.subarray(1_000_000, 1_100_000))
+    release()
+    await until(() => expect(t.cache.has(key)).toBe(true))
+    expect(server.served).toHaveLength(1)
+  })
+
+  it('lets a copy that is nearly done finish after the player left it', async () => {
+    const t = setup() // 1 MiB: half of it in leaves less than 2 MiB to come
+    server.plan.push('hold')
+    const release = server.hold()
+    t.copies.playing('7')
+    await get(t.source, 'bytes=0-65535')
+    await until(() => expect(t.cache.live(key)?.received).toBe(SIZE / 2))
+    t.copies.playing('8')
+    t.clock.now += 60_000
+    t.timers.fire()
+    expect(t.cache.live(key)?.state).toBe('running')
+    release()
+    await until(() => expect(t.cache.has(key)).toBe(true))
+  })
+
+  it('copies two songs at once: a third stops the one unread the longest', async () => {
+    const t = setup({ size: BIG, songs: ['8', '9'] })
+    server.plan.push('hold', 'hold', 'hold')
+    const release = server.hold()
+    // Three songs opened one after the other (a burst of skips, or the next songs read ahead).
+    for (const [id, k] of [
+      ['7', key],
+      ['8', key8],
+      ['9', key9],
+    ] as const) {
+      await get(t.source, 'bytes=0-65535', id)
+      await until(() => expect(t.cache.live(k)?.received).toBe(BIG / 2))
+      t.clock.now += 1000
+    }
+    await until(() => expect(t.cache.live(key)).toBeUndefined())
+    expect(partials().filter((n) => !n.endsWith('.json'))).toHaveLength(2)
+    release()
+    await until(() => expect([t.cache.has(key8), t.cache.has(key9)]).toEqual([true, true]))
     expect(t.cache.has(key)).toBe(false)
   })
 })

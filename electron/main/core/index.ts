@@ -196,6 +196,8 @@ export function createCore(deps: CoreDeps): Core {
       deps.onPlayerState?.(state)
       // The song now playing: its heart asked of the source where it can say (GET /song/like).
       if (state.song && String(state.song.id) !== String(before)) likedSongs.playing(state.song.id)
+      // The copy into the cache of a song the player left may stop.
+      offline.playing(state.song ? String(state.song.id) : undefined)
     },
     onSessionSaved: () => quitSave.saved(),
     mediaUrl: (ref, signedUrl, song) => {

@@ -118,14 +118,19 @@ export function createMediaCache(options: MediaCacheOptions) {
     await fs.rm(pathOf(entry), { force: true }).catch(() => undefined)
   }
 
-  /** Evicts the least recently played songs (never a download) until the played songs fit in `limit`. */
-  const evictTo = async (limit: number, keep?: string) => {
-    if (cachedBytes <= limit) return
+  /**
+   * Evicts the least recently played songs (never a download, never `keep`) until the played songs fit in
+   * `limit`: their files and, unless `filesOnly`, the bytes of the played songs being fetched but `keep`
+   * (counted at their whole size), so a burst of first plays does not pass the cap by many files.
+   */
+  const evictTo = async (limit: number, keep?: string, { filesOnly = false } = {}) => {
+    const over = () => cachedBytes + (filesOnly ? 0 : fetchingBytes(keep)) > limit
+    if (!over()) return
     const candidates = [...entries.entries()]
       .filter(([k, e]) => !e.pinned && k !== keep)
       .sort((a, b) => a[1].lastPlayed - b[1].lastPlayed)
     for (const [k, e] of candidates) {
-      if (cachedBytes <= limit) break
+      if (!over()) break
       log.debug('evicting', { songId: e.songId, size: e.size })
       await removeEntry(k, e)
     }
@@ -197,7 +202,7 @@ export function createMediaCache(options: MediaCacheOptions) {
     evictTo,
     async diskFull() {
       // Nothing half-written stays; the played-songs cache gives back half of what it holds.
-      await evictTo(Math.floor(cachedBytes / 2))
+      await evictTo(Math.floor(cachedBytes / 2), undefined, { filesOnly: true })
       log.warn('the disk is full; the cache shrank', { cachedBytes })
     },
     commit(entry) {
@@ -212,15 +217,38 @@ export function createMediaCache(options: MediaCacheOptions) {
     key: CacheKey
     live: LiveFill
     done: Promise<CachedFile>
+    /** Aborts the fetch (`abandon`: a played song nobody listens to). */
+    stop: AbortController
+    /** Bytes it will add to the played songs: its whole size once known, 0 for a download or when over. */
+    fetching: () => number
   }
   const jobs = new Map<string, Job>()
+  const isDownload = (k: string) => pinWhenDone.has(k) || Boolean(entries.get(k)?.pinned)
 
-  const startJob = (key: CacheKey, origin: () => Promise<MediaOrigin>, fillOptions: FillOptions): Job => {
+  /** Bytes of the played songs being fetched but `except`'s. */
+  const fetchingBytes = (except?: string) => {
+    let sum = 0
+    for (const [k, job] of jobs) if (k !== except) sum += job.fetching()
+    return sum
+  }
+
+  const startJob = (
+    key: CacheKey,
+    origin: () => Promise<MediaOrigin>,
+    fillOptions: FillOptions,
+    abandoned?: Job,
+  ): Job => {
     const k = keyString(key)
     const path = `${dir}/${fileNameFor(key)}`
     const live = new LiveFill(fs, partialPath(path), path)
+    const stop = new AbortController()
+    const signal = fillOptions.signal ? AbortSignal.any([fillOptions.signal, stop.signal]) : stop.signal
+    const options: FillOptions = { ...fillOptions, signal }
+    let size: number | undefined
     const done = (async () => {
       await ready
+      // An abandoned fetch of the same song deletes its partial file as it stops: not this one's.
+      await abandoned?.done.catch(() => undefined)
       const cached = await lookup(key, { touch: !fillOptions.pin })
       if (cached) {
         live.finish(cached.entry.size, cached.entry.contentType)
@@ -229,7 +257,10 @@ export function createMediaCache(options: MediaCacheOptions) {
       let lastError: unknown
       for (let attempt = 1; attempt <= FETCH_ATTEMPTS; attempt++) {
         try {
-          return await fetchOnce(key, await origin(), fillOptions, live)
+          const from = await origin()
+          if (stop.signal.aborted) throw new MediaCacheError('cancelled', 'Nobody listens to it any more')
+          size = from.size
+          return await fetchOnce(key, from, options, live)
         } catch (error) {
           lastError = error
           if (!(error instanceof MediaCacheError) || error.reason !== 'corrupt') throw error
@@ -244,12 +275,15 @@ export function createMediaCache(options: MediaCacheOptions) {
         throw error
       })
       .finally(() => {
+        if (jobs.get(k) !== job) return // abandoned, and the song asked for again meanwhile
         jobs.delete(k)
         pinWhenDone.delete(k)
       })
     // Whoever started it may not wait for it (a played song's copy): no unhandled rejection.
     done.catch(() => undefined)
-    const job = { key, live, done }
+    const fetching = () =>
+      live.state === 'running' && !isDownload(k) ? (live.total ?? size ?? live.received) : 0
+    const job: Job = { key, live, done, stop, fetching }
     jobs.set(k, job)
     return job
   }
@@ -267,7 +301,9 @@ export function createMediaCache(options: MediaCacheOptions) {
   ): Promise<CachedFile> => {
     const k = keyString(key)
     if (fillOptions.pin) pinWhenDone.add(k)
-    const job = jobs.get(k) ?? startJob(key, origin, fillOptions)
+    const running = jobs.get(k)
+    const job =
+      running && !running.stop.signal.aborted ? running : startJob(key, origin, fillOptions, running)
     const done = await job.done
     if (fillOptions.pin) setPinned(done.entry, true)
     return done
@@ -291,6 +327,20 @@ export function createMediaCache(options: MediaCacheOptions) {
     fill,
     /** The fetch under way for a song (its bytes so far, for the media scheme), if any. */
     live: (key: CacheKey): LiveFill | undefined => jobs.get(keyString(key))?.live,
+    /** Whether the song is, or is to be, a download (its fetch is never abandoned). */
+    isDownload: (key: CacheKey) => isDownload(keyString(key)),
+    /**
+     * Stops the fetch of a played song nobody listens to any more and deletes its partial file (one a
+     * download left stays); false when there is none or it is a download's. Whoever asks for the song
+     * again starts a new fetch.
+     */
+    abandon(key: CacheKey): boolean {
+      const k = keyString(key)
+      const job = jobs.get(k)
+      if (!job || job.live.state !== 'running' || isDownload(k)) return false
+      job.stop.abort()
+      return true
+    },
     /** Deletes the partial file of a song nobody fetches any more (a download removed). */
     async discardPartial(key: CacheKey): Promise<void> {
       await ready

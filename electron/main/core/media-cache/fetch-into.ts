@@ -22,7 +22,7 @@ export interface FetchIntoDeps {
   closed: () => boolean
   /** The song is (or is to be) a download: its partial file is kept when a try fails. */
   pinned: (k: string) => boolean
-  /** Evicts played songs until they fit in `limit` bytes (never `keep`). */
+  /** Evicts played songs until they, and the others being fetched, fit in `limit` bytes (never `keep`). */
   evictTo: (limit: number, keep?: string) => Promise<void>
   /** The disk filled up: the cache shrinks. */
   diskFull: () => Promise<void>
@@ -50,7 +50,8 @@ export async function fetchInto(
     throw new MediaCacheError('too-large', 'The file is larger than the whole cache')
   }
   // Make room first when the size is known, so the write does not fill the disk with songs we would evict.
-  if (!pinned() && origin.size !== undefined) await deps.evictTo(Math.max(0, deps.maxBytes() - origin.size))
+  if (!pinned() && origin.size !== undefined)
+    await deps.evictTo(Math.max(0, deps.maxBytes() - origin.size), k)
   const file = fileNameFor(key)
   const path = `${dir}/${file}`
   const partial = partialPath(path)

@@ -2,11 +2,12 @@ import type { MediaRef } from '@shared/player/media-url'
 import type { Logger } from '../log'
 import type { MediaOpenRequest, MediaSource } from '../media'
 import { MediaError } from '../media'
-import type { CacheKey, CachedFile, LiveFill } from '../media-cache'
+import type { CacheKey, CachedFile } from '../media-cache'
 import type { Timers } from '../ports'
 import { realTimers } from '../ports'
 import { fileResponse } from './file-response'
 import { liveResponse } from './live-response'
+import type { CopyReader } from './played-copies'
 
 export { fileResponse, parseRange } from './file-response'
 
@@ -16,10 +17,11 @@ export interface CachedSourceDeps {
   /** A complete, checked file for the song, or undefined (a damaged one is dropped, not served). */
   playable: (key: CacheKey) => Promise<CachedFile | undefined>
   /**
-   * Starts (or joins) the song's copy into the cache, one fetch however many ask, and answers it as it
-   * arrives; undefined when the cache will not take it now (it failed a moment ago).
+   * Starts (or joins) the song's copy into the cache, one fetch however many ask, and answers it to this
+   * request, which releases it when it reads it no more; undefined when the cache will not take it now
+   * (it failed a moment ago).
    */
-  fill: (key: CacheKey) => LiveFill | undefined
+  fill: (key: CacheKey) => CopyReader | undefined
   isOffline: () => boolean
   log: Logger
   timers?: Timers
@@ -44,8 +46,8 @@ export function createCachedSource(deps: CachedSourceDeps): MediaSource {
       const file = await deps.playable(key)
       if (file) return fileResponse(file, request)
       if (deps.isOffline()) throw new MediaError(503, NOT_OFFLINE_MEDIA)
-      const live = deps.fill(key)
-      const answer = live ? await liveResponse(live, ref, request, deps.inner, timers) : undefined
+      const reader = deps.fill(key)
+      const answer = reader ? await liveResponse(reader, ref, request, deps.inner, timers) : undefined
       return answer ?? deps.inner.open(ref, request)
     },
   }

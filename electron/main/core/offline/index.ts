@@ -267,6 +267,7 @@ export function createOffline(deps: OfflineDeps) {
     keep: (key, song) => extras.keep(key, song),
     onCached: availabilityChanged,
     now,
+    timers: deps.timers,
     log: deps.log('media-cache'),
   })
 
@@ -317,6 +318,8 @@ export function createOffline(deps: OfflineDeps) {
     mediaSource,
     /** `player:resolve` answered a song with this signed URL (its copy will not ask again). */
     rememberResolved: copies.remember,
+    /** The player's song changed (its id; undefined: none): the copy of a song it left may stop. */
+    playing: copies.playing,
     /** The cover kept for a cover address (the media scheme's `cover` route). */
     cover: (src: string) => extras.cover(src),
     /** The built-in data source's process is up (true) or down: offline mode follows it. */
@@ -336,6 +339,7 @@ export function createOffline(deps: OfflineDeps) {
     async dispose() {
       monitor.dispose()
       downloads.dispose()
+      copies.dispose()
       if (availabilityTimer !== undefined) deps.timers.clearTimeout(availabilityTimer)
       deps.timers.clearTimeout(sweepTimer)
       await cache.close()

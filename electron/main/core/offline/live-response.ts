@@ -4,6 +4,7 @@ import type { LiveFill } from '../media-cache'
 import type { Timers } from '../ports'
 import type { Span } from './file-response'
 import { planAnswer } from './file-response'
+import type { CopyReader } from './played-copies'
 
 /**
  * A range that starts this far past what has arrived is still served from the copy (it is on its way:
@@ -22,26 +23,36 @@ export const STALL_MS = 5000
  * the server did not say the size, or the range starts well past what has arrived (a seek ahead: the
  * copy carries on by itself). If the copy fails or stalls while answering, the rest of the range comes
  * from `inner` with a ranged request, so the player never waits on a dead copy.
+ *
+ * The copy is `reader`'s: released as soon as this answer reads it no more (its body is read or
+ * cancelled, the network took over, or the answer is not served from the copy at all).
  */
 export async function liveResponse(
-  live: LiveFill,
+  reader: CopyReader,
   ref: MediaRef,
   request: MediaOpenRequest,
   inner: MediaSource,
   timers: Timers,
 ): Promise<Response | undefined> {
-  await live.ready
-  if (live.state === 'failed' || live.total === undefined) return undefined
-  const plan = planAnswer(live.total, live.contentType, request)
-  if (plan instanceof Response) return plan
-  const { status, headers, span } = plan
-  if (live.state === 'running' && span.start > live.received + AHEAD_BYTES) return undefined
-  if (request.method === 'HEAD' || live.total === 0) return new Response(null, { status, headers })
-  return new Response(liveBody(live, ref, span, request, inner, timers), { status, headers })
+  const { live } = reader
+  let body: ReadableStream<Uint8Array> | undefined
+  try {
+    await live.ready
+    if (live.state === 'failed' || live.total === undefined) return undefined
+    const plan = planAnswer(live.total, live.contentType, request)
+    if (plan instanceof Response) return plan
+    const { status, headers, span } = plan
+    if (live.state === 'running' && span.start > live.received + AHEAD_BYTES) return undefined
+    if (request.method === 'HEAD' || live.total === 0) return new Response(null, { status, headers })
+    body = liveBody(reader, ref, span, request, inner, timers)
+    return new Response(body, { status, headers })
+  } finally {
+    if (!body) reader.release()
+  }
 }
 
 function liveBody(
-  live: LiveFill,
+  { live, release }: CopyReader,
   ref: MediaRef,
   span: Span,
   request: MediaOpenRequest,
@@ -51,7 +62,14 @@ function liveBody(
   let position = span.start
   let rest: ReadableStreamDefaultReader<Uint8Array> | undefined
   const stop = new AbortController()
-  request.signal?.addEventListener('abort', () => stop.abort(), { once: true })
+  request.signal?.addEventListener(
+    'abort',
+    () => {
+      stop.abort()
+      release()
+    },
+    { once: true },
+  )
 
   /** Bytes from the copy, or undefined when it will not bring them (failed, stalled, gone). */
   const fromCopy = async (): Promise<Uint8Array | undefined> => {
@@ -71,7 +89,10 @@ function liveBody(
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        if (position > span.end) return controller.close()
+        if (position > span.end) {
+          release()
+          return controller.close()
+        }
         if (!rest) {
           const bytes = await fromCopy()
           if (bytes) {
@@ -79,6 +100,8 @@ function liveBody(
             controller.enqueue(bytes)
             return
           }
+          // The rest of this range comes from the network: the copy is not read here any more.
+          release()
           rest = await openRest(inner, ref, position, span.end, stop.signal)
         }
         const { done, value } = await rest.read()
@@ -92,6 +115,7 @@ function liveBody(
         controller.enqueue(chunk)
       },
       cancel() {
+        release()
         stop.abort()
         void rest?.cancel().catch(() => undefined)
       },
