@@ -256,7 +256,7 @@ async function cpuOver(ms: number): Promise<{ ours: number; old: number; kinds: 
         if (at === process.pid) return true
       return false
     }
-    const ours = new Map<number, { own: number; reaped: number }>()
+    const ours = new Map<number, { own: number; reaped: number; cmd: string }>()
     // The method before: every process on the machine whose command line names chromium and
     // playwright, summed (a process that ended took its whole life's time away).
     let old = 0
