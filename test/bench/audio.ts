@@ -14,6 +14,7 @@ import type { App } from '../e2e/harness'
 import { findSongs, playSongs, playable, waitForClock } from '../e2e/playback-support'
 import { confirmOnPhone, OWNER_PASSPHRASE } from '../support/phone'
 import { startQuirkProxy } from '../support/quirk-proxy'
+import { startNullSink } from './pulse'
 
 /**
  * `npm run bench:audio`: the app's sound, recorded. A private PulseAudio with one null sink as its only
@@ -37,37 +38,14 @@ const LONG_SECONDS = 12
 /** Below this (−60 dBFS) a recorded sample counts as silence. */
 const SILENT = 0.001
 const root = await mkdtemp(join(tmpdir(), 'cadence-bench-audio-'))
-const socket = join(root, 'native')
-const PULSE_SERVER = `unix:${socket}`
+const sink = await startNullSink(root, RATE)
+const PULSE_SERVER = sink.server
 const started: ChildProcess[] = []
 
 function run(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   started.push(child)
   return child
-}
-
-async function startPulse() {
-  run(
-    'pulseaudio',
-    [
-      '-n',
-      '--daemonize=no',
-      '--exit-idle-time=-1',
-      '--disallow-exit',
-      '--use-pid-file=no',
-      '-L',
-      `module-native-protocol-unix auth-anonymous=1 socket=${socket}`,
-      '-L',
-      `module-null-sink sink_name=bench rate=${RATE} channels=2`,
-    ],
-    { PULSE_RUNTIME_PATH: join(root, 'run'), HOME: root },
-  )
-  for (let i = 0; i < 50; i++) {
-    if ((await readdir(root)).includes('native')) return
-    await new Promise((done) => setTimeout(done, 100))
-  }
-  throw new Error('pulseaudio did not start')
 }
 
 /** The recording: samples (interleaved stereo floats) and when each arrived, to map wall time to samples. */
@@ -330,7 +308,6 @@ async function startTarget(): Promise<{ app: App; close(): Promise<void> }> {
 }
 
 async function main() {
-  await startPulse()
   const { app, close } = await startTarget()
   if (before) {
     // "Before": the <audio> element engine, as the app played until issue 22 (no Web Audio).
@@ -651,6 +628,7 @@ async function main() {
   } finally {
     await close()
     for (const child of started.reverse()) child.kill()
+    sink.stop()
     await rm(root, { recursive: true, force: true })
   }
 }
