@@ -4,7 +4,6 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { app, BrowserWindow, clipboard, dialog, screen, session, shell } from 'electron'
 import {
-  chromiumSwitches,
   createConsoleLogger,
   createCore,
   DESKTOP_LYRICS_SHORTCUT,
@@ -55,10 +54,8 @@ if (!app.isPackaged) app.setPath('userData', `${app.getPath('userData')}-dev`)
 // Windows: notifications and taskbar grouping belong to the installed app's id.
 if (process.platform === 'win32') app.setAppUserModelId(APP_ID)
 
-// Before `ready`, as Electron requires: the scheme main serves the songs' audio on, and Chromium's
-// switches (a shorter audio output queue on Linux).
+// Before `ready`, as Electron requires: the scheme main serves the songs' audio on.
 registerMediaScheme()
-for (const [name, value] of chromiumSwitches(process.platform)) app.commandLine.appendSwitch(name, value)
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()

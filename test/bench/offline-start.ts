@@ -213,7 +213,7 @@ async function clickToAudible(page: Page, song: Song, mainSpans: Array<[number, 
 export async function browserStart(): Promise<Figure[]> {
   // The output as on a Linux desktop: a PulseAudio sink (a private null sink, as `bench:audio` plays
   // into) where the machine has PulseAudio; else Chromium's fake output (no sound server: 441-frame
-  // callbacks and 32 ms reported, whatever the app's buffer switch), which the device figure then shows.
+  // callbacks and 32 ms reported whatever the sink), which the device figure's note then says.
   const pulseRoot = hasPulseAudio() ? await mkdtemp(join(tmpdir(), 'cadence-bench-start-pulse-')) : undefined
   const sink = pulseRoot ? await startNullSink(pulseRoot) : undefined
   const app = await startApp(sink ? { audible: true, chromiumEnv: { PULSE_SERVER: sink.server } } : {})

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { chromium } from 'playwright-core'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { build } from 'vite'
-import { chromiumFlags, createCore, createMemoryStore } from '@main/core'
+import { createCore, createMemoryStore } from '@main/core'
 import type { Core, SecretCipher } from '@main/core'
 import type { ListenPorts } from '@main/core/listen'
 import { startDataSource } from '@server/index'
@@ -204,8 +204,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
 
     const browser = await chromium.launch({
       executablePath: findChromium(),
-      // The switches the app's main sets on Electron's Chromium (`chromium-switches.ts`).
-      args: [...CHROMIUM_FLAGS, ...chromiumFlags(process.platform), ...(options.chromiumArgs ?? [])],
+      args: [...CHROMIUM_FLAGS, ...(options.chromiumArgs ?? [])],
       headless: true,
       ...(options.audible ? { ignoreDefaultArgs: ['--mute-audio'] } : {}),
       ...(options.chromiumEnv ? { env: { ...process.env, ...options.chromiumEnv } } : {}),

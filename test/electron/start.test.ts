@@ -25,12 +25,6 @@ describe('the built app under the stand-in Electron: a fresh start', () => {
     expect(app.all('set-path')).toContainEqual({ name: 'userData', path: app.userData('Cadence-dev') })
   })
 
-  it("sets Chromium's switches before ready (the audio output's shorter queue on Linux)", () => {
-    expect(app.all('command-line-switch')).toEqual(
-      process.platform === 'linux' ? [{ name: 'audio-buffer-size', value: '256' }] : [],
-    )
-  })
-
   it('starts with a clean renderer console: no error, no warning, no CSP report', async () => {
     await page.getByTestId('playlist-card').first().waitFor()
     const noisy = app

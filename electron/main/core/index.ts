@@ -310,7 +310,6 @@ export { createMemoryStore } from './ports'
 
 // ---- the core's one face: everything the glue uses comes from here ----
 export { isAppUrlFor } from './app/app-url'
-export { chromiumFlags, chromiumSwitches } from './app/chromium-switches'
 export { LOGIN_WINDOW_CONTENT, loadWindowState, saveWindowState } from './app/window-state'
 export type { Rect, WindowState } from './app/window-state'
 export { createConsoleLogger } from './log'

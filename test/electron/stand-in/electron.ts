@@ -118,20 +118,14 @@ let quitting = false
 let lockServer: Server | undefined
 let lockFile: string | undefined
 let socketPath: string | undefined
-const switches = new Map<string, string>()
 let appName = appPackage.json.productName ?? appPackage.json.name ?? 'Electron'
 
 class App extends EventEmitter {
   readonly isPackaged = process.env.CADENCE_STANDIN_PACKAGED === '1' || packagedApp() !== undefined
-  /** Switches appended before `ready` reach the Chromium the windows open in, as Electron's do. */
   readonly commandLine = {
-    appendSwitch: (name: string, value?: string) => {
-      record('command-line-switch', { name, value })
-      if (ready) return
-      switches.set(name, value ?? '')
-    },
-    hasSwitch: (name: string) => switches.has(name),
-    getSwitchValue: (name: string) => switches.get(name) ?? '',
+    appendSwitch: (name: string, value?: string) => record('command-line-switch', { name, value }),
+    hasSwitch: () => false,
+    getSwitchValue: () => '',
   }
 
   whenReady(): Promise<void> {
@@ -348,12 +342,7 @@ function browserContext(): Promise<BrowserContext> {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: findChromium(),
       headless: true,
-      args: [
-        ...CHROMIUM_FLAGS,
-        ...[...switches].map(([name, value]) => (value ? `--${name}=${value}` : `--${name}`)),
-        '--allow-file-access-from-files',
-        '--remote-debugging-port=0',
-      ],
+      args: [...CHROMIUM_FLAGS, '--allow-file-access-from-files', '--remote-debugging-port=0'],
       viewport: { width: 1200, height: 780 },
     })
     // Custom schemes: a page's request on a scheme `protocol.handle` took goes to its handler.
