@@ -274,9 +274,20 @@ export const invokeChannels = {
   'updates:state': channel<UpdateState>().args(none),
   /** "Restart to update": quits and installs the downloaded update; false when none is ready. */
   'updates:install': channel<boolean>().args(none),
-  /** Makes songs (one, an album, a playlist) available offline; songs already there are not added twice. */
+  /**
+   * Makes songs (one, an album, a playlist) available offline; songs already there are not added twice.
+   * `cover`: the album's or playlist's own header cover, kept on disk with its songs.
+   */
   'downloads:add': channel<DownloadsSummary>().args(
-    z.object({ songs: z.array(collectionSongSchema).min(1).max(DOWNLOADS_MAX_ADD) }).strict(),
+    z
+      .object({
+        songs: z.array(collectionSongSchema).min(1).max(DOWNLOADS_MAX_ADD),
+        cover: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .optional(),
+      })
+      .strict(),
   ),
   'downloads:list': channel<DownloadsPage>().args(
     z

@@ -81,6 +81,7 @@ describe('offline mode against the reference server', () => {
 
   let playlist: Song[] = []
   let other: Song
+  let listCover = ''
   let played: Song
   let playedBytes: Buffer
   /** The playlist's songs as the server described them before it stopped. */
@@ -159,7 +160,10 @@ describe('offline mode against the reference server', () => {
     const songs = await invoke<Song[]>('catalog:recommend-songs', { limit: 6 })
     playlist = songs.slice(0, 5)
     other = songs[5]!
-    await invoke<DownloadsSummary>('downloads:add', { songs: playlist.map(asRow) })
+    // Downloaded as a playlist's songs, with that playlist's own header cover.
+    const [list] = await invoke<Array<{ cover?: string }>>('catalog:recommend-playlists', { limit: 1 })
+    listCover = list!.cover!
+    await invoke<DownloadsSummary>('downloads:add', { songs: playlist.map(asRow), cover: listCover })
     await expect
       .poll(async () => (await invoke<DownloadsSummary>('downloads:summary')).done, { timeout: 20_000 })
       .toBe(5)
@@ -221,6 +225,8 @@ describe('offline mode against the reference server', () => {
       expect((await readFile(cover!.path, 'utf8')).startsWith('<svg')).toBe(true)
     }
     expect(withLyrics).toBeGreaterThan(0) // not only instrumentals
+    // The playlist's header cover was kept too, so its page shows it.
+    expect((await core.offline.cover(listCover))?.type).toBe('image/svg+xml')
     // The playlist plays whole, from disk, through the media scheme the renderer uses.
     for (const song of playlist) {
       const answer = await play(song)

@@ -268,4 +268,27 @@ describe('download queue', () => {
     expect(t.downloads.summary().total).toBe(0)
     expect(t.cache.usage()).toMatchObject({ downloadedCount: 0, cachedCount: 2 })
   })
+
+  it('remembers the header covers of the lists it downloaded until their last song is removed', async () => {
+    const t = setup()
+    await t.downloads.started
+    t.downloads.pause()
+    t.downloads.add([song(1), song(2)], 'http://src/cover/album.jpg')
+    // A playlist sharing song 2 refers to its own cover too; a song added alone to none.
+    t.downloads.add([song(2), song(3)], 'http://src/cover/playlist.jpg')
+    t.downloads.add([song(4)])
+    expect([...t.downloads.covers()].sort()).toEqual([
+      'http://src/cover/album.jpg',
+      'http://src/cover/playlist.jpg',
+    ])
+    t.downloads.dispose()
+
+    const again = setup({ store: t.store })
+    await again.downloads.started
+    expect(again.downloads.covers().size).toBe(2) // kept across a restart
+    await again.downloads.remove([1, 2])
+    expect([...again.downloads.covers()]).toEqual(['http://src/cover/playlist.jpg'])
+    await again.downloads.remove([3])
+    expect(again.downloads.covers().size).toBe(0)
+  })
 })

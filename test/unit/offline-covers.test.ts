@@ -124,4 +124,23 @@ describe('kept covers', () => {
     expect(await extras.cover('http://src/cover/1.svg')).toBeDefined() // song 2 still has it
     expect(await extras.cover('http://src/cover/2.png')).toBeUndefined()
   })
+
+  it("keeps a downloaded list's header cover while a download refers to it", async () => {
+    const extras = open()
+    await extras.keepCover('http://src/cover/2.png')
+    await extras.keepCover('http://src/cover/2.png')
+    await extras.keepCover('file:///etc/passwd')
+    expect(asked).toEqual(['http://src/cover/2.png']) // fetched once, and only from http(s)
+    expect(await extras.cover('http://src/cover/2.png')).toMatchObject({ type: 'image/png' })
+
+    // No song refers to it, a download's list does: it stays.
+    await extras.markSweep()
+    expect(await extras.sweep(['http://src/cover/2.png'])).toBe(0)
+    expect(await extras.cover('http://src/cover/2.png')).toBeDefined()
+
+    // That download was removed: it goes.
+    await extras.markSweep()
+    expect(await extras.sweep([])).toBe(1)
+    expect(await extras.cover('http://src/cover/2.png')).toBeUndefined()
+  })
 })

@@ -262,11 +262,16 @@ export function createDownloads(deps: DownloadsDeps) {
     started,
     summary,
     flush,
-    add(songs: CollectionSong[]): DownloadsSummary {
+    /**
+     * Queues songs; `cover`: the header cover of the playlist or album they are downloaded with, referred
+     * to by each of them (`covers()`) until its download is removed.
+     */
+    add(songs: CollectionSong[], cover?: string): DownloadsSummary {
       const sourceId = deps.activeSourceId()
       for (const song of songs) {
         const key = itemKey(sourceId, String(song.id))
         const held = items.get(key)
+        if (held && cover && !held.covers?.includes(cover)) held.covers = [...(held.covers ?? []), cover]
         if (held) {
           if (held.state === 'failed') {
             held.state = 'queued'
@@ -277,6 +282,7 @@ export function createDownloads(deps: DownloadsDeps) {
           continue
         }
         const item = newItem(song, sourceId, deps.bitrateFor(song), now())
+        if (cover) item.covers = [cover]
         items.set(key, item)
         if (item.state === 'queued') enqueue(key)
       }
@@ -295,6 +301,12 @@ export function createDownloads(deps: DownloadsDeps) {
         rows.push(row(item))
       }
       return { total, offset, rows }
+    },
+    /** The header covers the downloads refer to (any state, any source). */
+    covers(): Set<string> {
+      const out = new Set<string>()
+      for (const item of items.values()) for (const cover of item.covers ?? []) out.add(cover)
+      return out
     },
     /** Song ids of the source whose download is done. */
     doneIds(sourceId: string): string[] {

@@ -14,6 +14,8 @@ export interface Item {
   size?: number
   error?: string
   retryAt?: number
+  /** Header covers of the playlists and albums it was downloaded with: kept on disk while it is here. */
+  covers?: string[]
   /** Not saved: bytes so far while downloading. */
   received?: number
 }
@@ -52,7 +54,13 @@ export function loadQueue(store: KeyValueStore): {
     message = typeof saved.message === 'string' ? saved.message : undefined
     for (const raw of saved.items) {
       if (!raw || typeof raw !== 'object' || typeof raw.sourceId !== 'string' || !raw.song) continue
-      const item: Item = { ...raw, songId: String(raw.song.id), received: undefined }
+      const covers = Array.isArray(raw.covers) ? raw.covers.filter((c) => typeof c === 'string') : []
+      const item: Item = {
+        ...raw,
+        songId: String(raw.song.id),
+        covers: covers.length ? covers : undefined,
+        received: undefined,
+      }
       // A download cut short by a quit starts again.
       if (item.state === 'downloading') item.state = 'queued'
       items.set(itemKey(item.sourceId, item.songId), item)

@@ -42,8 +42,9 @@ const baseName = (key: Pick<CacheKey, 'sourceId' | 'songId'>) => hashOf(keyStrin
  * Lyrics and covers of the songs on disk, in `<cache>/extras/`: one JSON file per song (its details and
  * lyrics, keyed by source and song, any bitrate) and, in `covers/`, one file per cover address (every song
  * of an album shares it): at most 2 MiB of an image type, fetched once. The media scheme serves a cover
- * by its address (`cadence-media://cover/?src=`), so covers show without the data source. A cover no
- * song refers to any more is deleted by `sweep()` (at the next start after a song went).
+ * by its address (`cadence-media://cover/?src=`), so covers show without the data source. A downloaded
+ * playlist's or album's own header cover is kept the same way (`keepCover`). A cover no song and no
+ * download refers to any more is deleted by `sweep()` (at the next start after a song or a download went).
  */
 export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeof fetch }) {
   const dir = `${deps.dir}/extras`
@@ -77,6 +78,11 @@ export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeo
       if (found) return { path, type }
     }
     return undefined
+  }
+
+  const markSweep = async () => {
+    await deps.fs.mkdir(coverDir, { recursive: true })
+    await deps.fs.writeFile(sweepMark, '')
   }
 
   /** The cover kept for `url`, fetching it when it is not yet. */
@@ -126,17 +132,26 @@ export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeo
       await deps.fs.rm(`${dir}/${name}.json`, { force: true })
       // Covers kept per song before they were kept per address.
       await deps.fs.rm(`${dir}/${name}.cover`, { force: true })
-      await deps.fs.mkdir(coverDir, { recursive: true })
-      await deps.fs.writeFile(sweepMark, '')
+      await markSweep()
     },
+    /**
+     * Keeps the cover at an http(s) address that is not a song's (a downloaded playlist's or album's
+     * header); it stays while `sweep` is told a download refers to it.
+     */
+    async keepCover(url: string): Promise<void> {
+      if (/^https?:\/\//i.test(url)) await keepCover(url)
+    },
+    /** A download that may have referred to a cover went: the next `sweep` looks. */
+    markSweep,
     /** The kept cover of a cover address (the media scheme's `cover` route), or undefined. */
     cover: (url: string) => findCover(url),
     coverPath: (kept: KeptExtras) => (kept.cover ? `${dir}/${kept.cover.file}` : undefined),
     /**
-     * Deletes the covers no kept song refers to, when a song went since the last sweep (reads every
-     * song's JSON once: run it off the start path).
+     * Deletes the covers no kept song refers to and none of `inUse` (the cover addresses downloads still
+     * refer to) names, when a song or a download went since the last sweep (reads every song's JSON once:
+     * run it off the start path).
      */
-    async sweep(): Promise<number> {
+    async sweep(inUse: Iterable<string> = []): Promise<number> {
       const marked = await deps.fs.stat(sweepMark).then(
         () => true,
         () => false,
@@ -144,6 +159,7 @@ export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeo
       if (!marked) return 0
       await deps.fs.rm(sweepMark, { force: true })
       const used = new Set<string>()
+      const usedHashes = new Set([...inUse].map(hashOf))
       for (const name of await deps.fs.readdir(dir).catch(() => [] as string[])) {
         if (!name.endsWith('.json')) continue
         try {
@@ -156,6 +172,8 @@ export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeo
       let removed = 0
       for (const name of await deps.fs.readdir(coverDir).catch(() => [] as string[])) {
         if (name.startsWith('.') || used.has(`covers/${name}`)) continue
+        const [hash, ext, ...rest] = name.split('.')
+        if (hash && ext && !rest.length && usedHashes.has(hash)) continue
         await deps.fs.rm(`${coverDir}/${name}`, { force: true })
         removed++
       }

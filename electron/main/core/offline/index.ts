@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Id, Song } from '@shared/api/models'
-import type { MediaCacheInfo, OfflineAvailability } from '@shared/ipc/contract'
+import type { DownloadsSummary, MediaCacheInfo, OfflineAvailability } from '@shared/ipc/contract'
 import { DEFAULT_BITRATE, preferredBitrate } from '@shared/player/quality'
 import type { SettingsService } from '../settings/service'
 import type { ActiveCall } from '../sources/active'
@@ -136,10 +136,10 @@ export function createOffline(deps: OfflineDeps) {
   })
   monitor.onOnline(() => downloads.online())
 
-  // Covers no song refers to any more go, off the start path.
+  // Covers no song or download refers to any more go, off the start path.
   const sweepTimer = deps.timers.setTimeout(() => {
     void extras
-      .sweep()
+      .sweep(downloads.covers())
       .catch((error: unknown) =>
         deps.log('media-cache').warn('could not sweep covers', { error: String(error) }),
       )
@@ -282,11 +282,30 @@ export function createOffline(deps: OfflineDeps) {
       timers: deps.timers,
     })
 
+  /** Removes downloads; a header cover none of the rest refers to goes at the next start's sweep. */
+  const removeDownloads = async (remove: () => Promise<DownloadsSummary>) => {
+    const before = downloads.covers()
+    const summary = await remove()
+    const after = downloads.covers()
+    if ([...before].some((cover) => !after.has(cover))) await extras.markSweep()
+    return summary
+  }
+
   const handlers: Pick<Handlers, OfflineChannels> = {
-    'downloads:add': ({ songs }) => downloads.add(songs),
+    'downloads:add': ({ songs, cover }) => {
+      // The list's own header cover, so its page shows it offline (fetched while the page is open).
+      if (cover) {
+        void extras
+          .keepCover(cover)
+          .catch((error: unknown) =>
+            deps.log('downloads').warn('could not keep a header cover', { error: String(error) }),
+          )
+      }
+      return downloads.add(songs, cover)
+    },
     'downloads:list': (args) => downloads.list(args),
     'downloads:summary': () => downloads.summary(),
-    'downloads:remove': ({ ids }) => downloads.remove(ids),
+    'downloads:remove': ({ ids }) => removeDownloads(() => downloads.remove(ids)),
     'downloads:pause': () => downloads.pause(),
     'downloads:resume': () => downloads.resume(),
     'downloads:retry': () => downloads.retry(),
@@ -325,7 +344,7 @@ export function createOffline(deps: OfflineDeps) {
     /** The built-in data source's process is up (true) or down: offline mode follows it. */
     builtinState: (up: boolean) => monitor.setReachable(up, 'The built-in library is not running'),
     /** A data source was removed: its downloads go (the cap may then evict their files). */
-    forgetSource: (sourceId: string) => downloads.forgetSource(sourceId),
+    forgetSource: (sourceId: string) => removeDownloads(() => downloads.forgetSource(sourceId)),
     /** Another data source became active. */
     sourceChanged() {
       monitor.reset()
