@@ -6,6 +6,7 @@ import OfflineBanner from '@renderer/components/sources/OfflineBanner.vue'
 import DownloadsList from '@renderer/components/downloads/DownloadsList.vue'
 import SettingsStorage from '@renderer/components/settings/SettingsStorage.vue'
 import CommonCover from '@renderer/components/common/CommonCover.vue'
+import DownloadButton from '@renderer/components/downloads/DownloadButton.vue'
 import type { DownloadRow, DownloadsSummary, EventMap } from '@shared/ipc/contract'
 import { plugins, song } from './support'
 
@@ -185,6 +186,29 @@ describe('offline in the renderer', () => {
     const other = mount(CommonCover, { props: { src: cover }, global: { plugins: [p.pinia] } })
     expect(other.get('img').attributes('src')).toBe(onDisk)
     list.unmount()
+  })
+
+  it('downloads a list with its header cover, so main keeps it for the page offline', async () => {
+    answer(0)
+    const main = invoke.getMockImplementation()!
+    invoke.mockImplementation(async (channel: string, args: never) =>
+      channel === 'downloads:add' ? summary({ total: 2, queued: 2 }) : main(channel, args),
+    )
+    const p = plugins()
+    const cover = 'http://127.0.0.1:9/media/cover/playlist/1'
+    const button = (src?: string) =>
+      mount(DownloadButton, {
+        props: { songs: async () => [song(1), song(2)], cover: src },
+        global: { plugins: [p.pinia, p.i18n, p.router] },
+      })
+    const added = () => invoke.mock.calls.filter(([channel]) => channel === 'downloads:add').map(([, a]) => a)
+    await button(cover).get('[data-testid="download-list"]').trigger('click')
+    await flushPromises()
+    expect(added()).toEqual([{ songs: [expect.objectContaining({ id: 1 }), expect.anything()], cover }])
+    // A cover that is not the data source's (none, or a local one) is not sent.
+    await button('data:image/png;base64,AA').get('[data-testid="download-list"]').trigger('click')
+    await flushPromises()
+    expect(added()[1]).toEqual({ songs: expect.any(Array) })
   })
 
   it('says once that the source cannot be reached, and clears it when it is back', async () => {

@@ -107,10 +107,13 @@ export const useOfflineStore = defineStore('offline', () => {
     return true
   }
 
-  async function download(songs: readonly Song[]) {
+  /** Downloads songs; `cover`: the album's or playlist's own header cover, kept by main with them. */
+  async function download(songs: readonly Song[], cover?: string) {
     const playable = songs.filter((s) => s.privilege?.playable !== false)
     if (!playable.length) return summary.value
-    summary.value = await invoke('downloads:add', { songs: playable.map(toCollectionSong) })
+    const list = playable.map(toCollectionSong)
+    const args = cover && isRemote(cover) ? { songs: list, cover } : { songs: list }
+    summary.value = await invoke('downloads:add', args)
     return summary.value
   }
   async function remove(ids: ReadonlyArray<Song['id']>) {
