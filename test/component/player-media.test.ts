@@ -6,6 +6,7 @@ import type { Song } from '@shared/api/models'
 import { startMediaIntegration } from '@renderer/services/player/media'
 import { usePlayerStore } from '@renderer/stores/player'
 import { useSettingsStore } from '@renderer/stores/settings'
+import { useOfflineStore } from '@renderer/stores/offline'
 import { audios, lastAudio, resolved, song } from './player-fakes'
 
 const invoke = vi.fn()
@@ -93,6 +94,27 @@ describe('media integration: the OS media session', () => {
 
     stop()
     expect(handlers.get('play')).toBeNull()
+  })
+
+  it('gives the OS the kept cover while offline, and the data source’s again when back', async () => {
+    const player = usePlayerStore()
+    const offline = useOfflineStore()
+    const stop = startMediaIntegration(player, { main: false, coverSrc: (url) => offline.coverSrc(url) })
+    await player.playSongs(catalogue)
+    await flushPromises()
+    const artwork = () => session.metadata?.init.artwork
+    expect(artwork()).toEqual([{ src: 'http://127.0.0.1/cover/1.png', sizes: '512x512' }])
+
+    offline.state = { offline: true, since: 1, reason: 'fetch failed' }
+    await flushPromises()
+    const kept = `cadence-media://cover/?src=${encodeURIComponent('http://127.0.0.1/cover/1.png')}`
+    expect(artwork()).toEqual([{ src: kept, sizes: '512x512' }])
+    expect(session.metadata?.init.title).toBe('Song 1')
+
+    offline.state = { offline: false }
+    await flushPromises()
+    expect(artwork()).toEqual([{ src: 'http://127.0.0.1/cover/1.png', sizes: '512x512' }])
+    stop()
   })
 
   it('plays at the speed setting, changed while playing, and gives the OS that rate with song positions', async () => {

@@ -2,6 +2,7 @@ import { getCurrentScope, onMounted, onScopeDispose, watch } from 'vue'
 import { usePlayerStore } from '@renderer/stores/player'
 import { useSettingsStore } from '@renderer/stores/settings'
 import { useAuthStore } from '@renderer/stores/auth'
+import { useOfflineStore } from '@renderer/stores/offline'
 import { startMediaIntegration } from '@renderer/services/player/media'
 import { usePlayerShortcuts } from './player-shortcuts'
 
@@ -16,7 +17,9 @@ import { usePlayerShortcuts } from './player-shortcuts'
 export function usePlayerStartup() {
   const player = usePlayerStore()
   const settings = useSettingsStore()
-  const stopMedia = startMediaIntegration(player)
+  const offline = useOfflineStore()
+  // The OS media session shows the kept cover while offline (its address would not load).
+  const stopMedia = startMediaIntegration(player, { coverSrc: (url) => offline.coverSrc(url) })
   usePlayerShortcuts()
   const scope = getCurrentScope()
   let feeding = false

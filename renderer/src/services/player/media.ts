@@ -78,7 +78,10 @@ export function playerState(player: MediaPlayer): PlayerState {
   }
 }
 
-function connectMediaSession(player: MediaPlayer, session: MediaSession) {
+/** Where the OS loads a cover from: its address, or (offline) the copy main keeps on disk. */
+type CoverSrc = (url: string) => string | undefined
+
+function connectMediaSession(player: MediaPlayer, session: MediaSession, coverSrc: CoverSrc) {
   const handlers: Partial<Record<MediaSessionAction, MediaSessionActionHandler>> = {
     play: () => void player.play(),
     pause: () => void player.pause(),
@@ -99,19 +102,22 @@ function connectMediaSession(player: MediaPlayer, session: MediaSession) {
     }
   }
 
+  // Set again when the cover's address changes (offline: the kept copy's).
   watch(
-    () => player.current,
-    (song) => {
+    () => {
+      const cover = player.current?.album?.cover
+      return [player.current, cover && /^https?:/i.test(cover) ? coverSrc(cover) : undefined] as const
+    },
+    ([song, cover]) => {
       if (!song || typeof MediaMetadata === 'undefined') {
         session.metadata = null
         return
       }
-      const cover = song.album?.cover
       session.metadata = new MediaMetadata({
         title: song.name,
         artist: artistNames(song),
         album: song.album?.name ?? '',
-        artwork: cover && /^https?:/i.test(cover) ? [{ src: cover, sizes: '512x512' }] : [],
+        artwork: cover ? [{ src: cover, sizes: '512x512' }] : [],
       })
     },
     { immediate: true },
@@ -211,10 +217,13 @@ export function trackInfo(song: Song): TrackInfo {
   }
 }
 
-/** Starts the media integration; the answer stops it (handlers removed, subscriptions closed). */
+/**
+ * Starts the media integration; the answer stops it (handlers removed, subscriptions closed). `coverSrc`:
+ * where the OS session's artwork loads from (the app: the offline store's, the kept copy while offline).
+ */
 export function startMediaIntegration(
   player: MediaPlayer,
-  options: { mediaSession?: MediaSession | undefined; main?: boolean } = {},
+  options: { mediaSession?: MediaSession | undefined; main?: boolean; coverSrc?: CoverSrc } = {},
 ): () => void {
   const session =
     'mediaSession' in options
@@ -225,7 +234,7 @@ export function startMediaIntegration(
   const scope = effectScope(true)
   const stops: Array<() => void> = []
   scope.run(() => {
-    if (session) stops.push(connectMediaSession(player, session))
+    if (session) stops.push(connectMediaSession(player, session, options.coverSrc ?? ((url) => url)))
     if (options.main !== false) stops.push(connectMain(player))
   })
   return () => {
