@@ -215,6 +215,18 @@ function processKind(cmdline: string): string {
   return type
 }
 
+/** The page's media requests (count, bytes) so far. */
+const mediaSoFar = (page: Page) =>
+  page.evaluate('({ ...window.__benchMedia })') as Promise<{ requests: number; bytes: number }>
+
+/** CPU over `ms` (below) and the media requests made meanwhile. */
+async function cpuAndMedia(page: Page, ms: number) {
+  const before = await mediaSoFar(page)
+  const cpu = await cpuOver(ms)
+  const after = await mediaSoFar(page)
+  return { ...cpu, requests: after.requests - before.requests, bytes: after.bytes - before.bytes }
+}
+
 async function cpuOver(ms: number): Promise<{ ours: number; old: number; kinds: string }> {
   const ticks = async () => {
     const stats = new Map<number, { ppid: number; own: number; reaped: number; cmd: string }>()
@@ -329,6 +341,18 @@ async function main() {
     AudioBufferSourceNode.prototype.start = function (...args) {
       starts.push({ at: args[0] ?? 0, called: performance.now(), context: this.context })
       return start.apply(this, args)
+    }
+    // Media requests on the app's scheme (each crosses the harness's bridge: its cost is Chromium's here).
+    const media = (window.__benchMedia = { requests: 0, bytes: 0 })
+    const fetchBefore = window.fetch
+    window.fetch = async (...args) => {
+      const answer = await fetchBefore(...args)
+      const url = String(args[0] instanceof Request ? args[0].url : args[0])
+      if (url.startsWith('cadence-media:')) {
+        media.requests++
+        media.bytes += Number(answer.headers.get('content-length') ?? 0)
+      }
+      return answer
     }
     window.AudioContext = class extends Native {
       constructor(options) {
@@ -459,7 +483,7 @@ async function main() {
     // the first 0.5–3 s are measured apart, as they were before.
     await sleep(500)
     const cpuNowPlayingOpening = await cpuOver(2500)
-    const cpuNowPlaying = await cpuOver(8000)
+    const cpuNowPlaying = await cpuAndMedia(app.page, 8000)
     await app.page.keyboard.press('Escape')
     await app.page
       .getByTestId('nav-home')
@@ -472,7 +496,7 @@ async function main() {
       .catch(() => undefined)
     await sleep(500)
     const cpuListOpening = await cpuOver(2500)
-    const cpuList = await cpuOver(8000)
+    const cpuList = await cpuAndMedia(app.page, 8000)
     const rec = recorder.stop()
     // BENCH_SAVE=<folder>: the recording (left then right, float32) and the moments, to look at afterwards.
     if (process.env.BENCH_SAVE) {
@@ -624,6 +648,7 @@ async function main() {
     console.log(
       `CPU of the browser while playing, % of one core, over 8 s from 3 s after each page opened: now-playing ${fmt(cpuNowPlaying.ours)}, list page ${fmt(cpuList.ours)} (the method before, every chromium+playwright process on the machine: ${fmt(cpuNowPlaying.old)}, ${fmt(cpuList.old)})`,
       `\n  the 2.5 s before, as each page opened: now-playing ${fmt(cpuNowPlayingOpening.ours)}, list page ${fmt(cpuListOpening.ours)}`,
+      `\n  media requests meanwhile (each through the test bridge): now-playing ${cpuNowPlaying.requests} (${fmt(cpuNowPlaying.bytes / 2 ** 20)} MiB), list page ${cpuList.requests} (${fmt(cpuList.bytes / 2 ** 20)} MiB)`,
       `\n  by process: now-playing ${cpuNowPlaying.kinds}; list page ${cpuList.kinds}`,
     )
     console.log(
