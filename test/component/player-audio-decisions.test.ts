@@ -3,7 +3,7 @@ import { chooseGainDb, gainRampSeconds, TRUE_PEAK_CEILING } from '@shared/audio/
 import { chooseDevice } from '@renderer/services/player/audio/device'
 import {
   EQ_BANDS,
-  equaliserFilters,
+  equaliserChain,
   equaliserPreamp,
   presetSettings,
   suggestedPreamp,
@@ -104,14 +104,14 @@ describe('output device', () => {
 describe('equaliser', () => {
   it('builds ten filters from 31 Hz to 16 kHz with shelves at the ends, none when flat or off', () => {
     const boosted = { enabled: true, gains: [20, 0, 0, 0, 0, 0, 0, 0, 0, 3], preamp: -30 }
-    const filters = equaliserFilters(boosted)
+    const filters = equaliserChain(boosted)!.filters
     expect(filters.map((f) => f.frequency)).toEqual([...EQ_BANDS])
     expect(filters[0]).toMatchObject({ type: 'lowshelf', gain: 12 })
     expect(filters[9]).toMatchObject({ type: 'highshelf', gain: 3 })
     expect(filters[4].type).toBe('peaking')
     expect(equaliserPreamp(boosted)).toBe(-12)
-    expect(equaliserFilters({ ...boosted, enabled: false })).toEqual([])
-    expect(equaliserFilters({ enabled: true, gains: Array(10).fill(0), preamp: 0 })).toEqual([])
+    expect(equaliserChain({ ...boosted, enabled: false })).toBeUndefined()
+    expect(equaliserChain({ enabled: true, gains: Array(10).fill(0), preamp: 0 })).toBeUndefined()
   })
 
   it('gives each preset a preamp that keeps its largest boost from clipping', () => {

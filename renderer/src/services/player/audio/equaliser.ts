@@ -49,14 +49,6 @@ function bandFilters(gains: readonly number[]): FilterSpec[] {
   }))
 }
 
-/** The filters for the settings; none when off or flat (nothing in the signal path costs nothing). */
-export function equaliserFilters(settings: EqualiserSettings): FilterSpec[] {
-  if (!settings.enabled) return []
-  const gains = bandGains(settings.gains)
-  if (gains.every((gain) => gain === 0)) return []
-  return bandFilters(gains)
-}
-
 /** The preamp in dB when on (clamped), else 0. */
 export function equaliserPreamp(settings: EqualiserSettings): number {
   return settings.enabled ? clampDb(settings.preamp) : 0
