@@ -207,7 +207,7 @@ async function cancel(response: Response) {
 }
 
 /** `bytes <start>-<end>/<total>` */
-function contentRange(header: string | null): { start: number; total?: number } | undefined {
+export function contentRange(header: string | null): { start: number; total?: number } | undefined {
   const match = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(header?.trim() ?? '')
   if (!match) return undefined
   return { start: Number(match[1]), total: match[3] === '*' ? undefined : Number(match[3]) }

@@ -1,5 +1,6 @@
 import type { MediaRef } from '@shared/player/media-url'
 import type { MediaOpenRequest, MediaSource } from '../media'
+import { contentRange } from '../media-cache'
 import type { LiveFill } from '../media-cache'
 import type { Timers } from '../ports'
 import type { Span } from './file-response'
@@ -145,8 +146,10 @@ async function openRest(
   signal: AbortSignal,
 ): Promise<ReadableStreamDefaultReader<Uint8Array>> {
   const answer = await inner.open(ref, { method: 'GET', range: `bytes=${start}-${end}`, signal })
-  const from = /^bytes (\d+)-/.exec(answer.headers.get('content-range') ?? '')?.[1]
-  const fits = answer.status === 206 ? Number(from) === start : answer.status === 200 && start === 0
+  const fits =
+    answer.status === 206
+      ? contentRange(answer.headers.get('content-range'))?.start === start
+      : answer.status === 200 && start === 0
   if (!fits || !answer.body) {
     await answer.body?.cancel().catch(() => undefined)
     throw new Error(`The rest of the audio could not be fetched (HTTP ${answer.status})`)
