@@ -77,6 +77,15 @@ describe('kept covers', () => {
     expect(kept?.song.meta?.url).toBeUndefined()
   })
 
+  it('fetches a cover once when the songs of its album are kept at the same time', async () => {
+    const extras = open()
+    await Promise.all([1, 2, 3].map((id) => extras.keep(key(String(id)), song(id, 'http://src/cover/1.svg'))))
+    expect(asked).toEqual(['http://src/cover/1.svg'])
+    for (const id of ['1', '2', '3'])
+      expect((await extras.read(key(id)))?.cover).toMatchObject({ url: 'http://src/cover/1.svg' })
+    expect(readdirSync(join(dir, 'extras', 'covers'))).toHaveLength(1)
+  })
+
   it('keeps no cover that is not an image, or larger than 2 MiB', async () => {
     const extras = open()
     await extras.keep(key('1'), song(1, 'http://src/cover/page'))

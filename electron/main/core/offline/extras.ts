@@ -85,8 +85,22 @@ export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeo
     await deps.fs.writeFile(sweepMark, '')
   }
 
+  /**
+   * The covers being kept now, by address: the songs of an album finish downloading together and share
+   * one cover, which is fetched once (two writers of one `.part` file would also race to its rename).
+   */
+  const keeping = new Map<string, Promise<KeptExtras['cover']>>()
+
   /** The cover kept for `url`, fetching it when it is not yet. */
-  const keepCover = async (url: string): Promise<KeptExtras['cover']> => {
+  const keepCover = (url: string): Promise<KeptExtras['cover']> => {
+    const running = keeping.get(url)
+    if (running) return running
+    const kept = keepCoverOnce(url).finally(() => keeping.delete(url))
+    keeping.set(url, kept)
+    return kept
+  }
+
+  const keepCoverOnce = async (url: string): Promise<KeptExtras['cover']> => {
     const kept = await findCover(url)
     if (kept) return { file: kept.path.slice(dir.length + 1), type: kept.type, url }
     const cover = await fetchCover(deps.fetch, url).catch(() => undefined)
