@@ -110,17 +110,17 @@ export function createOutputGraph(options: GraphOptions) {
      * `npm run bench:audio`; a resumed one starts within a callback). Makes the context, waits until its
      * clock runs (the device is playing), then suspends it if nothing plays by then.
      */
-    warm(paused: () => boolean, poll = WARM_POLL_MS, limit = WARM_LIMIT_MS) {
+    warm(paused: () => boolean) {
       const context = graph()
       let waited = 0
       const check = () => {
         if (!paused() || context.state !== 'running') return
-        if (context.currentTime > 0 || waited >= limit) {
+        if (context.currentTime > 0 || waited >= WARM_LIMIT_MS) {
           void context.suspend()
           return
         }
-        waited += poll
-        setTimeout(check, poll)
+        waited += WARM_POLL_MS
+        setTimeout(check, WARM_POLL_MS)
       }
       check()
     },
