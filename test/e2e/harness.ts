@@ -33,7 +33,7 @@ export interface StartAppOptions {
   /** Songs in the reference server's demo catalogue. */
   demo?: number
   /** Options passed to the reference server (e.g. short-lived media URLs). */
-  server?: { mediaUrlTtlSeconds?: number; tokenTtlSeconds?: number }
+  server?: { mediaUrlTtlSeconds?: number; tokenTtlSeconds?: number; library?: string }
   /** Extra Chromium flags. */
   chromiumArgs?: string[]
   /** Let Chromium make sound (Playwright mutes it by default): for `npm run bench:audio`. */

@@ -101,6 +101,12 @@ export async function rangeServer() {
   return {
     served,
     plan,
+    /** The server's origin. */
+    url: base,
+    /** Serves `bytes` at `path`. */
+    set(path: string, bytes: Uint8Array) {
+      files.set(path, bytes)
+    },
     /** Requests for one path. */
     requestsFor: (path: string) => served.filter((s) => s.path === path),
     /** A file of `size` bytes at `path`: its origin as `/song/detail` would describe it. */

@@ -34,36 +34,58 @@ export function wavSource(
   head?: ArrayBuffer,
 ): PcmSource {
   let cursor = 0
-  let resampler: Resampler = createResampler(layout.sampleRate, contextRate, layout.channels)
-  /** Output frames expected from the start frame to the end, and given so far. */
-  let expected = 0
-  let given = 0
+  const rate = createRateStream(layout.sampleRate, contextRate, layout.channels)
   return {
     channels: layout.channels,
     seek(position) {
       cursor = Math.min(layout.frames, Math.round(position * layout.sampleRate))
-      expected = Math.round(((layout.frames - cursor) * contextRate) / layout.sampleRate)
-      given = 0
-      resampler = createResampler(layout.sampleRate, contextRate, layout.channels)
+      rate.reset(layout.frames - cursor)
       return cursor / layout.sampleRate
     },
     async read(seconds, current) {
       const frames = Math.max(1, Math.round(seconds * layout.sampleRate))
       const { start, end } = frameRange(layout, cursor, frames)
-      const mine = resampler
+      const run = rate.run
       const bytes =
         end < start
           ? new ArrayBuffer(0)
           : head && end < head.byteLength
             ? head.slice(start, end + 1)
             : await fetchRange(`bytes=${start}-${end}`)
-      if (!current() || mine !== resampler) return undefined
+      if (!current() || run !== rate.run) return undefined
       const got = Math.floor(bytes.byteLength / layout.blockAlign)
       cursor += got
       const last = got === 0 || cursor >= layout.frames
-      const decoded = decodeFrames(layout, bytes)
+      return { samples: rate.push(decodeFrames(layout, bytes), last), last }
+    },
+  }
+}
+
+/**
+ * One run of a song (from a seek on) resampled to the context's rate, the phase carried across reads;
+ * at the end the frames the resampler still holds back are given too, as many as the run is owed.
+ */
+export function createRateStream(fromRate: number, toRate: number, channels: number) {
+  let resampler: Resampler = createResampler(fromRate, toRate, channels)
+  /** Output frames expected from the run's start to the song's end, and given so far. */
+  let expected = Number.POSITIVE_INFINITY
+  let given = 0
+  return {
+    /** Changes at each reset: a read begun before it must not push its samples into the new run. */
+    get run() {
+      return resampler
+    },
+    /** A new run, `remaining` source frames from its start to the song's end (NaN: not known). */
+    reset(remaining: number) {
+      expected = Number.isFinite(remaining)
+        ? Math.round((remaining * toRate) / fromRate)
+        : Number.POSITIVE_INFINITY
+      given = 0
+      resampler = createResampler(fromRate, toRate, channels)
+    },
+    push(decoded: Float32Array[], last: boolean): Float32Array[] {
       let samples = resampler.push(decoded)
-      if (last && layout.sampleRate !== contextRate) {
+      if (last && fromRate !== toRate) {
         // The resampler holds back the last input frames: push copies of the last one, keep what is owed.
         const lastValues = decoded.map((channel) => channel[channel.length - 1] ?? 0)
         const extra = resampler.push(lastValues.map((value) => new Float32Array(4).fill(value)))
@@ -76,7 +98,7 @@ export function wavSource(
         })
       }
       given += samples[0]?.length ?? 0
-      return { samples, last }
+      return samples
     },
   }
 }

@@ -3,6 +3,7 @@ import { fadeCurve } from './crossfade'
 import { FADE_SECONDS, rampFrom } from './fades'
 import { AHEAD_SECONDS, CHUNK_SECONDS } from './memory'
 import { MediaFailure } from './media-load'
+import { openCodecSource } from './codec-source'
 import { bufferSource, wavSource } from './pcm-source'
 import type { PcmSource } from './pcm-source'
 import { createStretcher, FRAME_SECONDS, TOLERANCE_SECONDS } from './stretch'
@@ -12,8 +13,8 @@ import type { WavLayout } from './wav'
 
 /**
  * One song on the audio clock (the Web Audio output's, `output.ts`): its PCM read a stretch at a time
- * (`pcm-source.ts`: a WAV file by byte ranges, decoded and resampled; other formats decoded whole by
- * `decodeAudioData`), time-stretched to the playback speed with the pitch kept (`stretch.ts`; nothing is
+ * (`pcm-source.ts`: a WAV file by byte ranges, decoded and resampled; `codec-source.ts`: FLAC and MP3
+ * by byte ranges, decoded by WebCodecs; other formats decoded whole by `decodeAudioData`), time-stretched to the playback speed with the pitch kept (`stretch.ts`; nothing is
  * done at 1×), and scheduled as AudioBufferSourceNodes, each on the frame after the previous one's last.
  * At most `AHEAD_SECONDS` of the clock are scheduled ahead of the playhead; played chunks are let go.
  *
@@ -45,6 +46,8 @@ export function frameAfter(context: AudioContext, lead: number): number {
 /** One song on the audio clock. */
 export class Track {
   layout?: WavLayout
+  /** Read as a stream (WAV, FLAC, MP3): its loudness can be measured a stretch at a time. */
+  streamed = false
   duration = Number.NaN
   /** Not scheduled: `play` starts it (from the pending position). */
   needsStart = true
@@ -105,6 +108,7 @@ export class Track {
     const layout = parseWavHeader(head, size)
     if (layout) {
       this.layout = layout
+      this.streamed = true
       this.duration = layout.frames / layout.sampleRate
       this.source = wavSource(
         layout,
@@ -114,7 +118,25 @@ export class Track {
       )
       return
     }
-    // Not WAV: the whole file, decoded by the browser.
+    // FLAC or MP3: decoded a stretch at a time, the file read by ranges.
+    if (size !== undefined) {
+      const codec = await openCodecSource(
+        {
+          head: new Uint8Array(head),
+          size,
+          read: async (start, end) =>
+            new Uint8Array(await (await this.load(this.url, `bytes=${start}-${end}`)).arrayBuffer()),
+        },
+        this.context.sampleRate,
+      )
+      if (codec) {
+        this.duration = codec.duration
+        this.source = codec.source
+        this.streamed = true
+        return
+      }
+    }
+    // Another format (or no WebCodecs): the whole file, decoded by the browser.
     const whole =
       answer.status === 200 && size === head.byteLength
         ? head

@@ -1,0 +1,336 @@
+import type { Container, Frame, ReadRange } from '@shared/audio/codec/container'
+import { openFlac } from '@shared/audio/codec/flac'
+import { openMp3 } from '@shared/audio/codec/mp3'
+import { createRateStream } from './pcm-source'
+import type { PcmSource } from './pcm-source'
+
+/**
+ * A compressed song (FLAC, MP3) read by byte ranges and decoded a stretch at a time by WebCodecs'
+ * `AudioDecoder`, so neither the file nor its PCM is held whole: at most a few seconds of frames and what
+ * one read decodes. The decoded samples are trimmed to the song (an MP3's encoder and decoder delay and
+ * padding) and resampled to the context's rate with the phase carried across reads (`pcm-source.ts`).
+ *
+ * The containers (`shared/audio/codec`) say where the frames are. A seek bisects a FLAC file by byte
+ * offset (exact: each frame header says where it starts) or estimates an MP3 one (from its bit rate or
+ * Xing table), decodes from the frame found and drops what comes before the position.
+ */
+
+/** Bytes asked at once when probing for a seek. */
+const PROBE_BYTES = 64 * 1024
+/** Bisection stops once the frame found is this close before the target (s): the rest is decoded. */
+const CLOSE_ENOUGH_SECONDS = 0.5
+const MAX_PROBES = 16
+/** How long a decoder may sit on a fed chunk before it is flushed (see `decoded`). */
+const STALL_MS = 2000
+/** Junk skipped between frames before the song is taken to end there. */
+const MAX_JUNK = 64 * 1024
+
+export interface CodecFile {
+  head: Uint8Array
+  size: number
+  read: ReadRange
+}
+
+/** Finds the container of `file` (FLAC or MP3), or undefined when neither reads it. */
+export async function openContainer(file: CodecFile): Promise<Container | undefined> {
+  return (await openFlac(file.head, file.size, file.read)) ?? (await openMp3(file.head, file.size, file.read))
+}
+
+/**
+ * A source for `file` decoded by WebCodecs, or undefined when it is neither FLAC nor MP3, or the page
+ * has no `AudioDecoder` (not a secure context), or it cannot decode this stream. `contextRate`: the
+ * rate it is read at (default: the file's own).
+ */
+export async function openCodecSource(
+  file: CodecFile,
+  contextRate?: number,
+): Promise<{ source: PcmSource; duration: number; sampleRate: number } | undefined> {
+  if (typeof AudioDecoder === 'undefined') return undefined
+  const container = await openContainer(file).catch(() => undefined)
+  if (!container || !Number.isFinite(container.frames) || container.frames <= 0) return undefined
+  const config = decoderConfig(container)
+  const supported = await AudioDecoder.isConfigSupported(config).catch(() => undefined)
+  if (!supported?.supported) return undefined
+  return {
+    source: codecSource(container, file, contextRate ?? container.sampleRate),
+    duration: container.frames / container.sampleRate,
+    sampleRate: container.sampleRate,
+  }
+}
+
+function decoderConfig(container: Container): AudioDecoderConfig {
+  return {
+    codec: container.codec,
+    sampleRate: container.sampleRate,
+    numberOfChannels: container.channels,
+    ...(container.description ? { description: container.description as Uint8Array<ArrayBuffer> } : {}),
+  }
+}
+
+/** The bytes of the file around the read position: fetched ahead in blocks, let go once read. */
+class ByteWindow {
+  base = 0
+  bytes = new Uint8Array(0)
+  constructor(
+    private readonly file: CodecFile,
+    private readonly end: number,
+  ) {}
+
+  get eof() {
+    return this.base + this.bytes.length >= this.end
+  }
+
+  /** Makes the window start at `at` (keeping what it has from there on). */
+  moveTo(at: number) {
+    if (at >= this.base && at <= this.base + this.bytes.length)
+      this.bytes = this.bytes.subarray(at - this.base)
+    else this.bytes = new Uint8Array(0)
+    this.base = at
+  }
+
+  /** Appends about `size` more bytes; answers false at the end. */
+  async more(size: number): Promise<boolean> {
+    const from = this.base + this.bytes.length
+    if (from >= this.end) return false
+    const to = Math.min(this.end, from + size) - 1
+    const head = this.file.head
+    const got = to < head.length ? head.subarray(from, to + 1) : await this.file.read(from, to)
+    if (got.length === 0) return false
+    const joined = new Uint8Array(this.bytes.length + got.length)
+    joined.set(this.bytes)
+    joined.set(got, this.bytes.length)
+    this.bytes = joined
+    return true
+  }
+}
+
+export function codecSource(container: Container, file: CodecFile, contextRate: number): PcmSource {
+  const { channels, sampleRate, skip } = container
+  const songEnd = skip + container.frames
+  const rate = createRateStream(sampleRate, contextRate, channels)
+  const bytesPerSecond =
+    (container.audioEnd - container.audioStart) / Math.max(1, container.frames / sampleRate)
+  const window = new ByteWindow(file, container.audioEnd)
+  let decoder: AudioDecoder | undefined
+  let outputs: AudioData[] = []
+  let failure: unknown
+  /** Chunks fed to the decoder and outputs it gave (one each); a wait for them to meet. */
+  let fedChunks = 0
+  let gotChunks = 0
+  let waiter: (() => void) | undefined
+  /** The song frame a new run starts from (set by `seek`, acted on by the next read). */
+  let target: number | undefined = 0
+  /** File offset of the next frame to feed; the decoder output index of the next sample that comes out. */
+  let at = container.audioStart
+  let outIndex = 0
+  let previous: Frame | undefined
+  /** Output before this index is thrown away (before the position, or the priming after a jump). */
+  let dropUntil = skip
+  let ended = false
+  let queue: Promise<unknown> = Promise.resolve()
+
+  const newDecoder = () => {
+    if (decoder && decoder.state !== 'closed') decoder.close()
+    for (const data of outputs) data.close()
+    outputs = []
+    failure = undefined
+    fedChunks = 0
+    gotChunks = 0
+    decoder = new AudioDecoder({
+      output: (data) => {
+        outputs.push(data)
+        gotChunks++
+        if (gotChunks >= fedChunks) waiter?.()
+      },
+      error: (error) => {
+        failure = error
+        waiter?.()
+      },
+    })
+    decoder.configure(decoderConfig(container))
+  }
+
+  /** The next frame's bytes, or undefined at the song's end (junk after the last frame ends it too). */
+  async function nextFrame(blockBytes: number): Promise<{ frame: Frame; data: Uint8Array } | undefined> {
+    let junk = 0
+    for (;;) {
+      window.moveTo(at)
+      const answer = container.frameAt(window.bytes, 0, window.eof, previous)
+      if (answer === 'more') {
+        if (!(await window.more(blockBytes))) return undefined
+        continue
+      }
+      if (answer) {
+        const data = window.bytes.slice(0, answer.length)
+        at += answer.length
+        previous = answer
+        return { frame: answer, data }
+      }
+      // Not a frame here: skip a byte (a damaged frame, or a tag between frames) and look again.
+      if (at >= container.audioEnd || ++junk > MAX_JUNK) return undefined
+      if (window.bytes.length <= 1 && !(await window.more(blockBytes))) return undefined
+      at++
+      previous = undefined
+    }
+  }
+
+  /** The first frame at or after `from` (its offset and what its header says), probing by ranges. */
+  async function frameAfter(from: number): Promise<{ byte: number; frame: Frame } | undefined> {
+    const probe = new ByteWindow(file, container.audioEnd)
+    probe.moveTo(from)
+    await probe.more(PROBE_BYTES)
+    for (let p = 0; p < probe.bytes.length; p++) {
+      const answer = container.frameAt(probe.bytes, p, probe.eof)
+      if (answer === 'more') {
+        if (!(await probe.more(PROBE_BYTES))) return undefined
+        p--
+        continue
+      }
+      // Two frames in a row: a sync pattern inside a frame's data is unlikely to be followed by one.
+      if (answer && container.frameAt(probe.bytes, p + answer.length, probe.eof) !== undefined)
+        return { byte: probe.base + p, frame: answer }
+    }
+    return undefined
+  }
+
+  /** Puts the read position on a frame at or before decoder output index `goal`. */
+  async function locate(goal: number) {
+    let { low, high } = container.bounds(goal)
+    if (goal <= 0) {
+      // The song's start: its first frame.
+      low = { byte: container.audioStart, sample: 0 }
+    } else if (low.byte !== high.byte) {
+      for (let probe = 0; probe < MAX_PROBES; probe++) {
+        if (goal - low.sample < CLOSE_ENOUGH_SECONDS * sampleRate || high.sample <= low.sample) break
+        const share = (goal - low.sample) / (high.sample - low.sample)
+        const guess = Math.floor(low.byte + share * (high.byte - low.byte) - PROBE_BYTES / 2)
+        const found = await frameAfter(Math.max(low.byte + 1, guess))
+        if (!found || found.frame.sample === undefined || found.byte >= high.byte) break
+        if (found.frame.sample > goal) high = { byte: found.byte, sample: found.frame.sample }
+        else if (found.byte > low.byte) low = { byte: found.byte, sample: found.frame.sample }
+        else break
+      }
+    } else if (low.byte > container.audioStart) {
+      // An estimate (MP3): the first frame from there.
+      const found = await frameAfter(low.byte)
+      if (found) low = { byte: found.byte, sample: container.sampleAt?.(found.byte) ?? low.sample }
+    }
+    at = low.byte
+    outIndex = low.sample
+    previous = undefined
+    window.moveTo(at)
+  }
+
+  /**
+   * Waits for the decoder's output of everything fed. Not by `flush` but at the song's end: Chromium's
+   * decoder starts afresh after a flush, and an MP3 frame leans on the frames before it (a flush between
+   * reads was heard as a glitch). Each chunk gives one output; a decoder that holds one back for longer
+   * than `STALL_MS` is flushed.
+   */
+  async function decoded(end: boolean) {
+    if (end) return decoder!.flush()
+    if (gotChunks >= fedChunks || failure) return
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const stalled = await new Promise<boolean>((resolve) => {
+      waiter = () => resolve(false)
+      timer = setTimeout(() => resolve(true), STALL_MS)
+    }).finally(() => {
+      waiter = undefined
+      clearTimeout(timer)
+    })
+    if (stalled) await decoder!.flush()
+  }
+
+  /** Decoded output from the queue, trimmed to [dropUntil, songEnd), as planar channels. */
+  function drain(into: Float32Array[][]) {
+    for (const data of outputs) {
+      const count = data.numberOfFrames
+      const from = Math.max(0, dropUntil - outIndex)
+      const to = Math.min(count, songEnd - outIndex)
+      if (to > from) {
+        const planes = Array.from({ length: channels }, (_, c) => {
+          const plane = new Float32Array(count)
+          data.copyTo(plane, { planeIndex: Math.min(c, data.numberOfChannels - 1), format: 'f32-planar' })
+          return plane.subarray(from, to)
+        })
+        into.push(planes)
+      }
+      outIndex += count
+      data.close()
+    }
+    outputs = []
+  }
+
+  async function readRun(seconds: number, current: () => boolean) {
+    const run = rate.run
+    if (target !== undefined) {
+      const goal = skip + target
+      target = undefined
+      ended = false
+      await locate(Math.max(0, goal - container.preroll))
+      if (run !== rate.run) return undefined
+      dropUntil = Math.max(goal, skip)
+      newDecoder()
+    }
+    const wanted = Math.max(1, Math.round(seconds * sampleRate))
+    const blockBytes = Math.max(16 * 1024, Math.min(4 << 20, Math.round(bytesPerSecond * (seconds + 0.5))))
+    const pieces: Float32Array[][] = []
+    let got = 0
+    while (!ended && got < wanted) {
+      // Frames for what is still wanted (and what is thrown away before it), then everything decoded.
+      let fed = 0
+      const feed = wanted - got + Math.max(0, dropUntil - outIndex)
+      while (fed < feed) {
+        const next = await nextFrame(blockBytes)
+        if (run !== rate.run || !current()) return undefined
+        if (!next || outIndex + fed >= songEnd) {
+          ended = true
+          break
+        }
+        const timestamp = Math.round(((outIndex + fed) / sampleRate) * 1e6)
+        decoder!.decode(new EncodedAudioChunk({ type: 'key', timestamp, data: next.data }))
+        fedChunks++
+        fed += next.frame.samples
+      }
+      try {
+        await decoded(ended)
+      } catch (error) {
+        if (run !== rate.run || !current()) return undefined
+        throw error
+      }
+      if (failure) throw failure
+      if (run !== rate.run || !current()) return undefined
+      const before = pieces.length
+      drain(pieces)
+      for (let i = before; i < pieces.length; i++) got += pieces[i][0]?.length ?? 0
+      if (outIndex >= songEnd) ended = true
+    }
+    const samples = Array.from({ length: channels }, (_, c) => {
+      const joined = new Float32Array(got)
+      let offset = 0
+      for (const piece of pieces) {
+        joined.set(piece[c], offset)
+        offset += piece[c].length
+      }
+      return joined
+    })
+    return { samples: rate.push(samples, ended), last: ended }
+  }
+
+  return {
+    channels,
+    seek(position) {
+      const frame = Math.max(0, Math.min(container.frames, Math.round(position * sampleRate)))
+      target = frame
+      rate.reset(container.frames - frame)
+      return frame / sampleRate
+    },
+    read(seconds, current) {
+      // One read at a time: a read asked before a seek finds its run gone and answers undefined.
+      const run = rate.run
+      const result = queue.then(() => (run === rate.run ? readRun(seconds, current) : undefined))
+      queue = result.catch(() => undefined)
+      return result
+    },
+  }
+}
