@@ -23,7 +23,7 @@ export function createGainStage(
     const stored = storedLoudness(track.url)
     track.gainDb = chooseGainDb(stored, target)
     track.output.gain.value = dbToGain(track.gainDb)
-    if (stored || target === 'off' || !track.layout) return
+    if (stored || target === 'off' || !track.streamed) return
     measureLoudness(track.url, load).then(
       (measured) => {
         const context = currentContext()

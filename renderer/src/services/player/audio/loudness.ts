@@ -1,17 +1,21 @@
 import { parseMediaUrl } from '@shared/player/media-url'
 import type { Measured } from '@shared/audio/gain'
+import { openCodecSource } from './codec-source'
 import { frameRange, parseWavHeader } from './wav'
 
 /**
  * Loudness per song, measured from its audio in a worker (`loudness.worker.ts`) and kept per data
  * source and song (`localStorage`, key `cadence.loudness.<source>:<song>`), so each song is measured
- * once. Only WAV is measured for now (the demo source); another format stays unmeasured and plays at
- * the safe gain.
+ * once. WAV is read as bytes and decoded in the worker; FLAC and MP3 are decoded here by WebCodecs
+ * (`codec-source.ts`, in the browser's media thread) and their samples sent over. Another format stays
+ * unmeasured and plays at the safe gain.
  */
 
 const KEY_PREFIX = 'cadence.loudness.'
 /** Bytes fetched per step while measuring (one at a time: the measuring never crowds playback). */
 const STEP_BYTES = 1024 * 1024
+/** Seconds decoded per step for FLAC and MP3 (about 3.5 MB of samples at 44.1 kHz stereo). */
+const STEP_SECONDS = 10
 
 const keyOf = (url: string) => {
   const ref = parseMediaUrl(url)
@@ -53,9 +57,20 @@ export function measureLoudness(url: string, load: (url: string, range: string) 
   const known = pending.get(url)
   if (known) return known
   const run = queue.then(async (): Promise<Measured | undefined> => {
-    const head = await (await load(url, 'bytes=0-65535')).arrayBuffer()
-    const layout = parseWavHeader(head)
-    if (!layout) return undefined
+    const first = await load(url, 'bytes=0-65535')
+    const head = await first.arrayBuffer()
+    const size = Number(/\/(\d+)$/.exec(first.headers.get('content-range') ?? '')?.[1] ?? head.byteLength)
+    const layout = parseWavHeader(head, size)
+    // FLAC or MP3: decoded here by WebCodecs (in the browser's media thread), a stretch at a time.
+    const codec = layout
+      ? undefined
+      : await openCodecSource({
+          head: new Uint8Array(head),
+          size,
+          read: async (start, end) =>
+            new Uint8Array(await (await load(url, `bytes=${start}-${end}`)).arrayBuffer()),
+        })
+    if (!layout && !codec) return undefined
     worker ??= new Worker(new URL('./loudness.worker.ts', import.meta.url), { type: 'module' })
     const measuring = worker
     const answer = new Promise<Measured>((done, fail) => {
@@ -63,12 +78,25 @@ export function measureLoudness(url: string, load: (url: string, range: string) 
       measuring.onerror = () => fail(new Error('the loudness worker failed'))
     })
     answer.catch(() => undefined)
-    measuring.postMessage({ type: 'start', layout })
-    const framesPerStep = Math.max(1, Math.floor(STEP_BYTES / layout.blockAlign))
-    for (let frame = 0; frame < layout.frames; frame += framesPerStep) {
-      const { start, end } = frameRange(layout, frame, framesPerStep)
-      const bytes = await (await load(url, `bytes=${start}-${end}`)).arrayBuffer()
-      measuring.postMessage({ type: 'chunk', bytes }, [bytes])
+    if (layout) {
+      measuring.postMessage({ type: 'start', layout })
+      const framesPerStep = Math.max(1, Math.floor(STEP_BYTES / layout.blockAlign))
+      for (let frame = 0; frame < layout.frames; frame += framesPerStep) {
+        const { start, end } = frameRange(layout, frame, framesPerStep)
+        const bytes = await (await load(url, `bytes=${start}-${end}`)).arrayBuffer()
+        measuring.postMessage({ type: 'chunk', bytes }, [bytes])
+      }
+    } else if (codec) {
+      const { source, sampleRate } = codec
+      measuring.postMessage({ type: 'start-pcm', sampleRate, channels: source.channels })
+      source.seek(0)
+      for (let last = false; !last;) {
+        const read = await source.read(STEP_SECONDS, () => true)
+        if (!read) break
+        last = read.last
+        const buffers = read.samples.map((channel) => channel.buffer as ArrayBuffer)
+        measuring.postMessage({ type: 'pcm', samples: read.samples }, buffers)
+      }
     }
     measuring.postMessage({ type: 'end' })
     const measured = await answer
