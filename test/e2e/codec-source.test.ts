@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import type { Browser, Page } from 'playwright-core'
-import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM_FLAGS, findChromium } from '../support/chromium'
+import { openCodecPage } from '../support/codec-page'
 import { rangeServer } from '../support/range-server'
 
 const ROOT = join(import.meta.dirname, '../..')
@@ -35,32 +35,8 @@ describe('FLAC and MP3 decoded a stretch at a time', () => {
       '/padded.flac',
       withPadding(new Uint8Array(await readFile(join(FIXTURES, 'song.flac'))), 200_000),
     )
-    const bundle = await build({
-      configFile: false,
-      logLevel: 'silent',
-      resolve: { alias: { '@renderer': join(ROOT, 'renderer/src'), '@shared': join(ROOT, 'shared') } },
-      build: {
-        write: false,
-        minify: false,
-        lib: { entry: join(import.meta.dirname, 'pages/codec-page.ts'), formats: ['es'], fileName: 'codec' },
-      },
-    })
-    const output = (Array.isArray(bundle) ? bundle[0] : bundle) as { output: { code?: string }[] }
-    const code = output.output[0].code ?? ''
     browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_FLAGS })
-    page = await browser.newPage()
-    // The page and its script on the media server's origin: a secure context (loopback), same origin.
-    await page.route(`${media.url}/`, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: '<!doctype html><script type="module" src="/codec.js"></script>',
-      }),
-    )
-    await page.route(`${media.url}/codec.js`, (route) =>
-      route.fulfill({ contentType: 'text/javascript', body: code }),
-    )
-    await page.goto(`${media.url}/`)
-    await page.waitForFunction(() => 'codec' in window)
+    page = await openCodecPage(browser, media.url)
   }, 120_000)
 
   afterAll(async () => {

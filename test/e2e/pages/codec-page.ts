@@ -117,7 +117,43 @@ declare global {
       decodeWhole: typeof decodeWhole
       seekAndRead: typeof seekAndRead
       seekDuringRead: typeof seekDuringRead
+      streamThrough: typeof streamThrough
+      decodeWholeHeld: typeof decodeWholeHeld
     }
   }
 }
-window.codec = { decodeWhole, seekAndRead, seekDuringRead }
+window.codec = { decodeWhole, seekAndRead, seekDuringRead, streamThrough, decodeWholeHeld }
+
+/**
+ * For `test/bench/codec-memory.ts`: reads the whole song as playback does (5 s at a time), holding only
+ * the last `holdSeconds` of samples (the output's window ahead), at most `speed` times as fast as it
+ * plays.
+ */
+export async function streamThrough(url: string, rate: number, holdSeconds: number, speed = Infinity) {
+  const opened = await open(url, rate)
+  if (!opened) return undefined
+  const held: Float32Array[][] = []
+  let total = 0
+  const began = performance.now()
+  opened.source.seek(0)
+  for (;;) {
+    const read = await opened.source.read(5, () => true)
+    if (!read) break
+    held.push(read.samples)
+    total += read.samples[0].length
+    while (held.reduce((sum, samples) => sum + samples[0].length, 0) > holdSeconds * rate) held.shift()
+    if (read.last) break
+    const due = (total / rate / speed) * 1000 - (performance.now() - began)
+    if (due > 0) await new Promise((resolve) => setTimeout(resolve, due))
+  }
+  return { seconds: total / rate, ms: performance.now() - began }
+}
+
+/** For the bench: the song decoded whole by the browser and held, as FLAC and MP3 played before. */
+export async function decodeWholeHeld(url: string, rate: number) {
+  const buffer = await new OfflineAudioContext(2, 1, rate).decodeAudioData(
+    await (await fetch(url)).arrayBuffer(),
+  )
+  ;(window as unknown as { held: AudioBuffer }).held = buffer
+  return buffer.length * buffer.numberOfChannels * 4
+}

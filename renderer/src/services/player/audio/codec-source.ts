@@ -37,24 +37,31 @@ export async function openContainer(file: CodecFile): Promise<Container | undefi
 }
 
 /**
- * A source for `file` decoded by WebCodecs, or undefined when it is neither FLAC nor MP3, or the page
- * has no `AudioDecoder` (not a secure context), or it cannot decode this stream. `contextRate`: the
- * rate it is read at (default: the file's own).
+ * The container of `file` when this page (or worker) can decode it: FLAC or MP3, `AudioDecoder` there
+ * (a secure context), and the stream's configuration supported.
  */
-export async function openCodecSource(
-  file: CodecFile,
-  contextRate?: number,
-): Promise<{ source: PcmSource; duration: number; sampleRate: number } | undefined> {
+export async function openDecodable(file: CodecFile): Promise<Container | undefined> {
   if (typeof AudioDecoder === 'undefined') return undefined
   const container = await openContainer(file).catch(() => undefined)
   if (!container || !Number.isFinite(container.frames) || container.frames <= 0) return undefined
-  const config = decoderConfig(container)
-  const supported = await AudioDecoder.isConfigSupported(config).catch(() => undefined)
-  if (!supported?.supported) return undefined
+  const supported = await AudioDecoder.isConfigSupported(decoderConfig(container)).catch(() => undefined)
+  return supported?.supported ? container : undefined
+}
+
+/**
+ * A source for `file` decoded by WebCodecs, or undefined when it is neither FLAC nor MP3, or the page
+ * has no `AudioDecoder` (not a secure context), or it cannot decode this stream. `contextRate`: the
+ * rate it is read at.
+ */
+export async function openCodecSource(
+  file: CodecFile,
+  contextRate: number,
+): Promise<{ source: PcmSource; duration: number } | undefined> {
+  const container = await openDecodable(file)
+  if (!container) return undefined
   return {
-    source: codecSource(container, file, contextRate ?? container.sampleRate),
+    source: codecSource(container, file, contextRate),
     duration: container.frames / container.sampleRate,
-    sampleRate: container.sampleRate,
   }
 }
 
@@ -104,10 +111,20 @@ class ByteWindow {
   }
 }
 
-export function codecSource(container: Container, file: CodecFile, contextRate: number): PcmSource {
-  const { channels, sampleRate, skip } = container
+/**
+ * Decoded output as it comes: frames `[from, to)` of `data` are the song's (the rest is before the
+ * position, or delay and padding). Copy them before returning: `data` is closed then.
+ */
+export type PcmSink = (data: AudioData, from: number, to: number) => void
+
+/**
+ * The decoding of one container, from a position on: frames found in the file's bytes, fed to an
+ * `AudioDecoder`, and its output handed to a sink trimmed to the song. Used for playback
+ * (`codecSource`) and for measuring loudness in a worker (`loudness.worker.ts`).
+ */
+export function createFrameDecoder(container: Container, file: CodecFile) {
+  const { sampleRate, skip } = container
   const songEnd = skip + container.frames
-  const rate = createRateStream(sampleRate, contextRate, channels)
   const bytesPerSecond =
     (container.audioEnd - container.audioStart) / Math.max(1, container.frames / sampleRate)
   const window = new ByteWindow(file, container.audioEnd)
@@ -118,8 +135,6 @@ export function codecSource(container: Container, file: CodecFile, contextRate: 
   let fedChunks = 0
   let gotChunks = 0
   let waiter: (() => void) | undefined
-  /** The song frame a new run starts from (set by `seek`, acted on by the next read). */
-  let target: number | undefined = 0
   /** File offset of the next frame to feed; the decoder output index of the next sample that comes out. */
   let at = container.audioStart
   let outIndex = 0
@@ -127,12 +142,15 @@ export function codecSource(container: Container, file: CodecFile, contextRate: 
   /** Output before this index is thrown away (before the position, or the priming after a jump). */
   let dropUntil = skip
   let ended = false
-  let queue: Promise<unknown> = Promise.resolve()
 
-  const newDecoder = () => {
+  const closeDecoder = () => {
     if (decoder && decoder.state !== 'closed') decoder.close()
     for (const data of outputs) data.close()
     outputs = []
+  }
+
+  const newDecoder = () => {
+    closeDecoder()
     failure = undefined
     fedChunks = 0
     gotChunks = 0
@@ -161,7 +179,8 @@ export function codecSource(container: Container, file: CodecFile, contextRate: 
         continue
       }
       if (answer) {
-        const data = window.bytes.slice(0, answer.length)
+        // A view: the chunk made of it copies the bytes.
+        const data = window.bytes.subarray(0, answer.length)
         at += answer.length
         previous = answer
         return { frame: answer, data }
@@ -241,80 +260,116 @@ export function codecSource(container: Container, file: CodecFile, contextRate: 
     if (stalled) await decoder!.flush()
   }
 
-  /** Decoded output from the queue, trimmed to [dropUntil, songEnd), as planar channels. */
-  function drain(into: Float32Array[][]) {
-    for (const data of outputs) {
-      const count = data.numberOfFrames
-      const from = Math.max(0, dropUntil - outIndex)
-      const to = Math.min(count, songEnd - outIndex)
-      if (to > from) {
-        const planes = Array.from({ length: channels }, (_, c) => {
-          const plane = new Float32Array(count)
-          data.copyTo(plane, { planeIndex: Math.min(c, data.numberOfChannels - 1), format: 'f32-planar' })
-          return plane.subarray(from, to)
-        })
-        into.push(planes)
+  return {
+    get ended() {
+      return ended
+    },
+    /** Decodes from song frame `frame` on (a new decoder, the frames before it primed and dropped). */
+    async start(frame: number, alive: () => boolean = () => true): Promise<boolean> {
+      const goal = skip + frame
+      ended = false
+      await locate(Math.max(0, goal - container.preroll))
+      if (!alive()) return false
+      dropUntil = Math.max(goal, skip)
+      newDecoder()
+      return true
+    },
+    /**
+     * Hands at least `wanted` frames of the song to `sink` (fewer at its end); answers how many, or
+     * undefined when `alive()` turned false meanwhile (a newer start: nothing more is handed).
+     */
+    async decode(wanted: number, sink: PcmSink, alive: () => boolean): Promise<number | undefined> {
+      const seconds = wanted / sampleRate
+      const blockBytes = Math.max(16 * 1024, Math.min(4 << 20, Math.round(bytesPerSecond * (seconds + 0.5))))
+      let got = 0
+      while (!ended && got < wanted) {
+        // Frames for what is still wanted (and what is thrown away before it), then everything decoded.
+        let fed = 0
+        const feed = wanted - got + Math.max(0, dropUntil - outIndex)
+        while (fed < feed) {
+          const next = await nextFrame(blockBytes)
+          if (!alive()) return undefined
+          if (!next || outIndex + fed >= songEnd) {
+            ended = true
+            break
+          }
+          const timestamp = Math.round(((outIndex + fed) / sampleRate) * 1e6)
+          decoder!.decode(new EncodedAudioChunk({ type: 'key', timestamp, data: next.data }))
+          fedChunks++
+          fed += next.frame.samples
+        }
+        try {
+          await decoded(ended)
+        } catch (error) {
+          if (!alive()) return undefined
+          throw error
+        }
+        if (failure) throw failure
+        if (!alive()) return undefined
+        for (const data of outputs) {
+          const count = data.numberOfFrames
+          const from = Math.max(0, dropUntil - outIndex)
+          const to = Math.min(count, songEnd - outIndex)
+          if (to > from) {
+            sink(data, from, to)
+            got += to - from
+          }
+          outIndex += count
+          data.close()
+        }
+        outputs = []
+        if (outIndex >= songEnd) ended = true
       }
-      outIndex += count
-      data.close()
-    }
-    outputs = []
+      return got
+    },
+    close: closeDecoder,
   }
+}
+
+/** Copies frames `[from, to)` of `data`'s channel `channel` into `into` (f32, one plane per channel). */
+export function copyPlane(data: AudioData, channel: number, from: number, to: number, into: Float32Array) {
+  data.copyTo(into, {
+    planeIndex: Math.min(channel, data.numberOfChannels - 1),
+    frameOffset: from,
+    frameCount: to - from,
+    format: 'f32-planar',
+  })
+}
+
+export function codecSource(container: Container, file: CodecFile, contextRate: number): PcmSource {
+  const { channels, sampleRate } = container
+  const rate = createRateStream(sampleRate, contextRate, channels)
+  const frames = createFrameDecoder(container, file)
+  /** The song frame a new run starts from (set by `seek`, acted on by the next read). */
+  let target: number | undefined = 0
+  let queue: Promise<unknown> = Promise.resolve()
 
   async function readRun(seconds: number, current: () => boolean) {
     const run = rate.run
+    const alive = () => run === rate.run && current()
     if (target !== undefined) {
-      const goal = skip + target
+      const frame = target
       target = undefined
-      ended = false
-      await locate(Math.max(0, goal - container.preroll))
-      if (run !== rate.run) return undefined
-      dropUntil = Math.max(goal, skip)
-      newDecoder()
+      if (!(await frames.start(frame, () => run === rate.run))) return undefined
     }
-    const wanted = Math.max(1, Math.round(seconds * sampleRate))
-    const blockBytes = Math.max(16 * 1024, Math.min(4 << 20, Math.round(bytesPerSecond * (seconds + 0.5))))
-    const pieces: Float32Array[][] = []
-    let got = 0
-    while (!ended && got < wanted) {
-      // Frames for what is still wanted (and what is thrown away before it), then everything decoded.
-      let fed = 0
-      const feed = wanted - got + Math.max(0, dropUntil - outIndex)
-      while (fed < feed) {
-        const next = await nextFrame(blockBytes)
-        if (run !== rate.run || !current()) return undefined
-        if (!next || outIndex + fed >= songEnd) {
-          ended = true
-          break
-        }
-        const timestamp = Math.round(((outIndex + fed) / sampleRate) * 1e6)
-        decoder!.decode(new EncodedAudioChunk({ type: 'key', timestamp, data: next.data }))
-        fedChunks++
-        fed += next.frame.samples
-      }
-      try {
-        await decoded(ended)
-      } catch (error) {
-        if (run !== rate.run || !current()) return undefined
-        throw error
-      }
-      if (failure) throw failure
-      if (run !== rate.run || !current()) return undefined
-      const before = pieces.length
-      drain(pieces)
-      for (let i = before; i < pieces.length; i++) got += pieces[i][0]?.length ?? 0
-      if (outIndex >= songEnd) ended = true
-    }
-    const samples = Array.from({ length: channels }, (_, c) => {
-      const joined = new Float32Array(got)
+    // The decoder's output is kept (not copied) until the read is whole, then copied once.
+    const pieces: Array<{ data: AudioData; from: number; to: number }> = []
+    const keep: PcmSink = (data, from, to) => pieces.push({ data: data.clone(), from, to })
+    try {
+      const got = await frames.decode(Math.max(1, Math.round(seconds * sampleRate)), keep, alive)
+      if (got === undefined) return undefined
+      const samples = Array.from({ length: channels }, () => new Float32Array(got))
       let offset = 0
-      for (const piece of pieces) {
-        joined.set(piece[c], offset)
-        offset += piece[c].length
+      for (const { data, from, to } of pieces) {
+        samples.forEach((plane, c) =>
+          copyPlane(data, c, from, to, plane.subarray(offset, offset + to - from)),
+        )
+        offset += to - from
       }
-      return joined
-    })
-    return { samples: rate.push(samples, ended), last: ended }
+      return { samples: rate.push(samples, frames.ended), last: frames.ended }
+    } finally {
+      for (const { data } of pieces) data.close()
+    }
   }
 
   return {

@@ -1,21 +1,19 @@
 import { parseMediaUrl } from '@shared/player/media-url'
 import type { Measured } from '@shared/audio/gain'
-import { openCodecSource } from './codec-source'
+import type { Reply } from './loudness.worker'
 import { frameRange, parseWavHeader } from './wav'
 
 /**
  * Loudness per song, measured from its audio in a worker (`loudness.worker.ts`) and kept per data
  * source and song (`localStorage`, key `cadence.loudness.<source>:<song>`), so each song is measured
- * once. WAV is read as bytes and decoded in the worker; FLAC and MP3 are decoded here by WebCodecs
- * (`codec-source.ts`, in the browser's media thread) and their samples sent over. Another format stays
- * unmeasured and plays at the safe gain.
+ * once. WAV is read as bytes and decoded in the worker; FLAC and MP3 are decoded in the worker too, by
+ * WebCodecs (`codec-source.ts`), the worker asking this page for their bytes a stretch at a time.
+ * Another format stays unmeasured and plays at the safe gain.
  */
 
 const KEY_PREFIX = 'cadence.loudness.'
 /** Bytes fetched per step while measuring (one at a time: the measuring never crowds playback). */
 const STEP_BYTES = 1024 * 1024
-/** Seconds decoded per step for FLAC and MP3 (about 3.5 MB of samples at 44.1 kHz stereo). */
-const STEP_SECONDS = 10
 
 const keyOf = (url: string) => {
   const ref = parseMediaUrl(url)
@@ -61,20 +59,23 @@ export function measureLoudness(url: string, load: (url: string, range: string) 
     const head = await first.arrayBuffer()
     const size = Number(/\/(\d+)$/.exec(first.headers.get('content-range') ?? '')?.[1] ?? head.byteLength)
     const layout = parseWavHeader(head, size)
-    // FLAC or MP3: decoded here by WebCodecs (in the browser's media thread), a stretch at a time.
-    const codec = layout
-      ? undefined
-      : await openCodecSource({
-          head: new Uint8Array(head),
-          size,
-          read: async (start, end) =>
-            new Uint8Array(await (await load(url, `bytes=${start}-${end}`)).arrayBuffer()),
-        })
-    if (!layout && !codec) return undefined
     worker ??= new Worker(new URL('./loudness.worker.ts', import.meta.url), { type: 'module' })
     const measuring = worker
-    const answer = new Promise<Measured>((done, fail) => {
-      measuring.onmessage = (event: MessageEvent<Measured>) => done(event.data)
+    const answer = new Promise<Measured | undefined>((done, fail) => {
+      measuring.onmessage = (event: MessageEvent<Reply>) => {
+        const reply = event.data
+        if (reply.type === 'result') done(reply.measured)
+        else if (reply.type === 'unsupported') done(undefined)
+        else if (reply.type === 'read') {
+          // The worker decoding a FLAC or MP3 file asks for its bytes a stretch at a time.
+          load(url, `bytes=${reply.start}-${reply.end}`)
+            .then((answer) => answer.arrayBuffer())
+            .then(
+              (bytes) => measuring.postMessage({ type: 'bytes', id: reply.id, bytes }, [bytes]),
+              () => measuring.postMessage({ type: 'bytes', id: reply.id }),
+            )
+        }
+      }
       measuring.onerror = () => fail(new Error('the loudness worker failed'))
     })
     answer.catch(() => undefined)
@@ -86,21 +87,13 @@ export function measureLoudness(url: string, load: (url: string, range: string) 
         const bytes = await (await load(url, `bytes=${start}-${end}`)).arrayBuffer()
         measuring.postMessage({ type: 'chunk', bytes }, [bytes])
       }
-    } else if (codec) {
-      const { source, sampleRate } = codec
-      measuring.postMessage({ type: 'start-pcm', sampleRate, channels: source.channels })
-      source.seek(0)
-      for (let last = false; !last;) {
-        const read = await source.read(STEP_SECONDS, () => true)
-        if (!read) break
-        last = read.last
-        const buffers = read.samples.map((channel) => channel.buffer as ArrayBuffer)
-        measuring.postMessage({ type: 'pcm', samples: read.samples }, buffers)
-      }
+      measuring.postMessage({ type: 'end' })
+    } else {
+      // FLAC or MP3 (or nothing the worker can decode: it says so).
+      measuring.postMessage({ type: 'start-codec', head, size }, [head])
     }
-    measuring.postMessage({ type: 'end' })
     const measured = await answer
-    store(url, measured)
+    if (measured) store(url, measured)
     return measured
   })
   queue = run.catch(() => undefined)

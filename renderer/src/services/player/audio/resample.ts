@@ -9,7 +9,8 @@ export interface Resampler {
 }
 
 export function createResampler(fromRate: number, toRate: number, channels: number): Resampler {
-  if (fromRate === toRate) return { push: (input) => input.map((channel) => channel.slice()) }
+  // The same rate: the samples as they are (the caller hands over fresh arrays and keeps none).
+  if (fromRate === toRate) return { push: (input) => [...input] }
   const step = fromRate / toRate
   /** The last three input samples of each channel, before the next chunk's first. */
   const tail = Array.from({ length: channels }, () => new Float32Array(3))
