@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Container, Frame } from '@shared/audio/codec/container'
-import { openFlac } from '@shared/audio/codec/flac'
-import { openMp3 } from '@shared/audio/codec/mp3'
+import type { Container, Frame } from '@shared/audio/codec'
+import { openFlac, openMp3 } from '@shared/audio/codec'
 
 /**
  * The FLAC and MP3 readers of the streaming decoder (`shared/audio/codec`), on files made by ffmpeg

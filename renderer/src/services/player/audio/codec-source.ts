@@ -1,6 +1,5 @@
-import type { Container, Frame, ReadRange } from '@shared/audio/codec/container'
-import { openFlac } from '@shared/audio/codec/flac'
-import { openMp3 } from '@shared/audio/codec/mp3'
+import type { Container, Frame, ReadRange } from '@shared/audio/codec'
+import { openFlac, openMp3 } from '@shared/audio/codec'
 import { createRateStream } from './pcm-source'
 import type { PcmSource } from './pcm-source'
 
