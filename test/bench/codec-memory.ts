@@ -88,6 +88,11 @@ interface CodecWindow {
       speed: number,
     ): Promise<{ seconds: number; ms: number } | undefined>
     decodeWholeHeld(url: string, rate: number): Promise<number>
+    seekCost(
+      url: string,
+      rate: number,
+      positions: number[],
+    ): Promise<Array<{ position: number; requests: number; ms: number }> | undefined>
   }
 }
 
@@ -121,6 +126,10 @@ async function decoderAlone(bytes: Uint8Array) {
       }
       runs.push({ speed, before, ...streamed, after, left })
     }
+    const seeks = await page.evaluate(
+      (url) => (window as unknown as CodecWindow).codec.seekCost(url, 44100, [100, 300, 450.5, 20, 599]),
+      url,
+    )
     await cdp.send('HeapProfiler.collectGarbage')
     await sleep(1000)
     const wholeBefore = await rss()
@@ -139,6 +148,11 @@ async function decoderAlone(bytes: Uint8Array) {
           `array buffers ${mb((run.left.backingStorageSize ?? 0) / 2 ** 20)}`,
       )
     }
+    console.log(
+      `  seeks to ${seeks?.map((seek) => `${seek.position} s`).join(', ')}: range requests ` +
+        `${seeks?.map((seek) => seek.requests).join(', ')}; first 0.25 s decoded after ` +
+        `${seeks?.map((seek) => `${seek.ms.toFixed(0)}`).join(', ')} ms (loopback)`,
+    )
     console.log(
       `  decoded whole (decodeAudioData, the way before): ${mb(whole.result / 2 ** 20)} of samples; ` +
         `renderer resident set at most +${mb(whole.peak - wholeBefore)}, held +${mb(held - wholeBefore)}`,

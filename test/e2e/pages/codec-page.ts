@@ -11,11 +11,18 @@ interface Opened {
   duration: number
 }
 
+/** Range requests the sources made after their first bytes. */
+let reads = 0
+
 async function open(url: string, rate: number): Promise<Opened | undefined> {
   const head = await fetch(url, { headers: { Range: 'bytes=0-65535' } })
   const size = Number(/\/(\d+)$/.exec(head.headers.get('content-range') ?? '')?.[1])
-  const read = async (start: number, end: number) =>
-    new Uint8Array(await (await fetch(url, { headers: { Range: `bytes=${start}-${end}` } })).arrayBuffer())
+  const read = async (start: number, end: number) => {
+    reads++
+    return new Uint8Array(
+      await (await fetch(url, { headers: { Range: `bytes=${start}-${end}` } })).arrayBuffer(),
+    )
+  }
   return openCodecSource({ head: new Uint8Array(await head.arrayBuffer()), size, read }, rate)
 }
 
@@ -119,10 +126,11 @@ declare global {
       seekDuringRead: typeof seekDuringRead
       streamThrough: typeof streamThrough
       decodeWholeHeld: typeof decodeWholeHeld
+      seekCost: typeof seekCost
     }
   }
 }
-window.codec = { decodeWhole, seekAndRead, seekDuringRead, streamThrough, decodeWholeHeld }
+window.codec = { decodeWhole, seekAndRead, seekDuringRead, streamThrough, decodeWholeHeld, seekCost }
 
 /**
  * For `test/bench/codec-memory.ts`: reads the whole song as playback does (5 s at a time), holding only
@@ -147,6 +155,23 @@ export async function streamThrough(url: string, rate: number, holdSeconds: numb
     if (due > 0) await new Promise((resolve) => setTimeout(resolve, due))
   }
   return { seconds: total / rate, ms: performance.now() - began }
+}
+
+/** For the bench: each seek's requests and time until its first 0.25 s is decoded. */
+export async function seekCost(url: string, rate: number, positions: number[]) {
+  const opened = await open(url, rate)
+  if (!opened) return undefined
+  return (async () => {
+    const costs = []
+    for (const position of positions) {
+      const before = reads
+      const began = performance.now()
+      opened.source.seek(position)
+      await opened.source.read(0.25, () => true)
+      costs.push({ position, requests: reads - before, ms: performance.now() - began })
+    }
+    return costs
+  })()
 }
 
 /** For the bench: the song decoded whole by the browser and held, as FLAC and MP3 played before. */

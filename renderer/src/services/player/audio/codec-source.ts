@@ -16,8 +16,12 @@ import type { PcmSource } from './pcm-source'
 
 /** Bytes asked at once when probing for a seek. */
 const PROBE_BYTES = 64 * 1024
-/** Bisection stops once the frame found is this close before the target (s): the rest is decoded. */
-const CLOSE_ENOUGH_SECONDS = 0.5
+/**
+ * Bisection stops once the frame found is this close before the target (s): the rest is decoded (2 s
+ * of FLAC decodes in milliseconds; another probe is another round trip to the data source). Each probe
+ * aims half of it before the target, so on a steady bit rate the first one lands there.
+ */
+const CLOSE_ENOUGH_SECONDS = 2
 const MAX_PROBES = 16
 /** How long a decoder may sit on a fed chunk before it is flushed (see `decoded`). */
 const STALL_MS = 2000
@@ -98,8 +102,10 @@ class ByteWindow {
   async more(size: number): Promise<boolean> {
     const from = this.base + this.bytes.length
     if (from >= this.end) return false
-    const to = Math.min(this.end, from + size) - 1
     const head = this.file.head
+    // What the first bytes already hold is taken from them (a song's start asks for nothing more).
+    const to =
+      from < head.length ? Math.min(head.length, from + size) - 1 : Math.min(this.end, from + size) - 1
     const got = to < head.length ? head.subarray(from, to + 1) : await this.file.read(from, to)
     if (got.length === 0) return false
     const joined = new Uint8Array(this.bytes.length + got.length)
@@ -192,9 +198,13 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
     }
   }
 
+  /** The window of the last probe: the read goes on from its bytes when it starts in them. */
+  let lastProbe: ByteWindow | undefined
+
   /** The first frame at or after `from` (its offset and what its header says), probing by ranges. */
   async function frameAfter(from: number): Promise<{ byte: number; frame: Frame } | undefined> {
     const probe = new ByteWindow(file, container.audioEnd)
+    lastProbe = probe
     probe.moveTo(from)
     await probe.more(PROBE_BYTES)
     for (let p = 0; p < probe.bytes.length; p++) {
@@ -221,7 +231,8 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
       for (let probe = 0; probe < MAX_PROBES; probe++) {
         if (goal - low.sample < CLOSE_ENOUGH_SECONDS * sampleRate || high.sample <= low.sample) break
         const share = (goal - low.sample) / (high.sample - low.sample)
-        const guess = Math.floor(low.byte + share * (high.byte - low.byte) - PROBE_BYTES / 2)
+        const margin = (CLOSE_ENOUGH_SECONDS / 2) * bytesPerSecond
+        const guess = Math.floor(low.byte + share * (high.byte - low.byte) - margin)
         const found = await frameAfter(Math.max(low.byte + 1, guess))
         if (!found || found.frame.sample === undefined || found.byte >= high.byte) break
         if (found.frame.sample > goal) high = { byte: found.byte, sample: found.frame.sample }
@@ -236,6 +247,13 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
     at = low.byte
     outIndex = low.sample
     previous = undefined
+    // The probe that found the frame already holds the bytes from there on.
+    const probe = lastProbe
+    lastProbe = undefined
+    if (probe && at >= probe.base && at < probe.base + probe.bytes.length) {
+      window.base = probe.base
+      window.bytes = probe.bytes
+    }
     window.moveTo(at)
   }
 
