@@ -303,6 +303,27 @@ describe('Web Audio output: a file decoded whole', () => {
   })
 })
 
+describe('Web Audio output: a read that fails while playing', () => {
+  it('reports the element’s error once (the engine recovers from there), not a stall in silence', async () => {
+    const errors: number[] = []
+    output.addEventListener('error', () => errors.push(output.error!.code))
+    output.src = A
+    await output.play()
+    await advance(0.2)
+    // From now on every range of A is refused, as a data source that went away refuses it.
+    files.delete(A)
+    try {
+      // 20 s are read ahead: the reads after them fail.
+      await advance(12)
+      // The media scheme's 404 (the song is not there any more): MEDIA_ERR_SRC_NOT_SUPPORTED.
+      expect(errors).toEqual([4])
+      expect(output.paused).toBe(true)
+    } finally {
+      files.set(A, wav(LEVEL[A]))
+    }
+  })
+})
+
 describe('Web Audio output: speed', () => {
   it('plays song seconds faster than the clock at 1.5×, and ends when the stretched song does', async () => {
     output.playbackRate = 1.5

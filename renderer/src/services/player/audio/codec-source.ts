@@ -1,5 +1,6 @@
 import type { Container, Frame, ReadRange } from '@shared/audio/codec'
 import { openFlac, openMp3 } from '@shared/audio/codec'
+import { MediaFailure } from './media-load'
 import { createRateStream } from './pcm-source'
 import type { PcmSource } from './pcm-source'
 
@@ -321,7 +322,7 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
           if (!alive()) return undefined
           throw error
         }
-        if (failure) throw failure
+        if (failure) throw new MediaFailure(3, `The audio could not be decoded (${String(failure)})`)
         if (!alive()) return undefined
         for (const data of outputs) {
           const count = data.numberOfFrames

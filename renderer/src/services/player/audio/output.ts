@@ -102,7 +102,11 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
   let ticker: ReturnType<typeof setInterval> | undefined
 
   const now = () => graph().currentTime
-  const newTrack = (url: string) => new Track(url, graph(), nodes.transport, load, underrun, speed)
+  const newTrack = (url: string) => {
+    const track = new Track(url, graph(), nodes.transport, load, underrun, speed)
+    track.onFailure = (failure) => fail(track, failure)
+    return track
+  }
   const next = createNextSong({
     context: graph,
     newTrack,

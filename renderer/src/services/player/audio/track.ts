@@ -65,6 +65,8 @@ export class Track {
   startTime: number | undefined
   crossfade = 0
   readonly opened: Promise<void>
+  /** Told when reading on fails after the start (the output reports it as the element's error). */
+  onFailure: (failure: unknown) => void = () => undefined
   /** The loudness gain applied (dB). */
   gainDb = 0
   disposed = false
@@ -287,7 +289,10 @@ export class Track {
     if (this.pumping || !this.source || this.disposed || this.needsStart || this.starting !== undefined)
       return this.pumping ?? Promise.resolve()
     const epoch = this.epoch
-    this.pumping = (async () => {
+    // With nothing to read the body below ends before `pumping` is assigned: only a pump still
+    // running is kept (a finished one kept there would stop every later pump: silence after 20 s).
+    let finished = false
+    const pumping: Promise<void> = (async () => {
       try {
         while (
           !this.disposed &&
@@ -298,11 +303,17 @@ export class Track {
           // Chunks of at most CHUNK_SECONDS of the clock (a slow speed plays a chunk for longer).
           if (!(await this.fill(epoch, CHUNK_SECONDS * Math.min(1, this.speed)))) break
         }
+      } catch (failure) {
+        // A range that failed, or a frame the decoder refused, while playing on: the song fails as an
+        // element's would (the engine then recovers at this position), not a silent stall.
+        if (epoch === this.epoch && !this.disposed) this.onFailure(failure)
       } finally {
+        finished = true
         if (epoch === this.epoch) this.pumping = undefined
       }
     })()
-    return this.pumping
+    if (!finished) this.pumping = pumping
+    return pumping
   }
 
   /** Reads, stretches and schedules the next `seconds` of the song (the first chunk at `first()`). */
