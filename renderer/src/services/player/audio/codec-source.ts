@@ -1,4 +1,4 @@
-import type { Container, Frame, ReadRange } from '@shared/audio/codec'
+import type { Container, Frame, ReadRange, SeekPoint } from '@shared/audio/codec'
 import { openFlac, openMp3 } from '@shared/audio/codec'
 import { MediaFailure } from './media-load'
 import { createRateStream } from './pcm-source'
@@ -15,15 +15,16 @@ import type { PcmSource } from './pcm-source'
  * Xing table), decodes from the frame found and drops what comes before the position.
  */
 
-/** Bytes asked at once when probing for a seek. */
-const PROBE_BYTES = 64 * 1024
 /**
- * Bisection stops once the frame found is this close before the target (s): the rest is decoded (2 s
- * of FLAC decodes in milliseconds; another probe is another round trip to the data source). Each probe
- * aims half of it before the target, so on a steady bit rate the first one lands there.
+ * Bisection stops once the frame found is this close before the target (s): the rest is decoded (4 s
+ * of FLAC decode in milliseconds; another probe is another round trip to the data source). Each probe
+ * aims half of it before the target and reads that much and 1.5 s more, so when it lands there the read
+ * goes on from its bytes: a seek is one request.
  */
-const CLOSE_ENOUGH_SECONDS = 2
+const CLOSE_ENOUGH_SECONDS = 4
 const MAX_PROBES = 16
+/** A frame's place is kept about this often in the file (a 45 MB song: about 350 points). */
+const LEARN_BYTES = 128 * 1024
 /** How long a decoder may sit on a fed chunk before it is flushed (see `decoded`). */
 const STALL_MS = 2000
 /** Junk skipped between frames before the song is taken to end there. */
@@ -134,6 +135,11 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
   const bytesPerSecond =
     (container.audioEnd - container.audioStart) / Math.max(1, container.frames / sampleRate)
   const window = new ByteWindow(file, container.audioEnd)
+  /** Bytes asked at once when probing for a seek (see CLOSE_ENOUGH_SECONDS). */
+  const probeBytes = Math.max(
+    64 * 1024,
+    Math.min(1 << 20, Math.round(bytesPerSecond * (CLOSE_ENOUGH_SECONDS + 1.5))),
+  )
   let decoder: AudioDecoder | undefined
   let outputs: AudioData[] = []
   let failure: unknown
@@ -174,6 +180,21 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
     decoder.configure(decoderConfig(container))
   }
 
+  /**
+   * Where frames were found (FLAC headers say their sample), about every LEARN_BYTES of the file: a
+   * later seek starts its search between the nearest of them, so a seek back into what was played, or
+   * near a probe's point, is one request.
+   */
+  const learned: SeekPoint[] = []
+  function learn(point: SeekPoint) {
+    const index = learned.findIndex((known) => known.byte >= point.byte)
+    const before = index < 0 ? learned[learned.length - 1] : learned[index - 1]
+    const after = index < 0 ? undefined : learned[index]
+    if (before && point.byte - before.byte < LEARN_BYTES) return
+    if (after && after.byte - point.byte < LEARN_BYTES) return
+    learned.splice(index < 0 ? learned.length : index, 0, point)
+  }
+
   /** The next frame's bytes, or undefined at the song's end (junk after the last frame ends it too). */
   async function nextFrame(blockBytes: number): Promise<{ frame: Frame; data: Uint8Array } | undefined> {
     let junk = 0
@@ -185,6 +206,7 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
         continue
       }
       if (answer) {
+        if (answer.sample !== undefined) learn({ byte: at, sample: answer.sample })
         // A view: the chunk made of it copies the bytes.
         const data = window.bytes.subarray(0, answer.length)
         at += answer.length
@@ -207,17 +229,19 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
     const probe = new ByteWindow(file, container.audioEnd)
     lastProbe = probe
     probe.moveTo(from)
-    await probe.more(PROBE_BYTES)
+    await probe.more(probeBytes)
     for (let p = 0; p < probe.bytes.length; p++) {
       const answer = container.frameAt(probe.bytes, p, probe.eof)
       if (answer === 'more') {
-        if (!(await probe.more(PROBE_BYTES))) return undefined
+        if (!(await probe.more(probeBytes))) return undefined
         p--
         continue
       }
       // Two frames in a row: a sync pattern inside a frame's data is unlikely to be followed by one.
-      if (answer && container.frameAt(probe.bytes, p + answer.length, probe.eof) !== undefined)
+      if (answer && container.frameAt(probe.bytes, p + answer.length, probe.eof) !== undefined) {
+        if (answer.sample !== undefined) learn({ byte: probe.base + p, sample: answer.sample })
         return { byte: probe.base + p, frame: answer }
+      }
     }
     return undefined
   }
@@ -225,6 +249,10 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
   /** Puts the read position on a frame at or before decoder output index `goal`. */
   async function locate(goal: number) {
     let { low, high } = container.bounds(goal)
+    for (const point of learned) {
+      if (point.sample <= goal && point.sample > low.sample) low = point
+      if (point.sample > goal && point.sample < high.sample) high = point
+    }
     if (goal <= 0) {
       // The song's start: its first frame.
       low = { byte: container.audioStart, sample: 0 }
@@ -297,7 +325,8 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
      * undefined when `alive()` turned false meanwhile (a newer start: nothing more is handed).
      */
     async decode(wanted: number, sink: PcmSink, alive: () => boolean): Promise<number | undefined> {
-      const seconds = wanted / sampleRate
+      // What is wanted and what is decoded to be dropped before it (after a seek), in one request.
+      const seconds = (wanted + Math.max(0, dropUntil - outIndex)) / sampleRate
       const blockBytes = Math.max(16 * 1024, Math.min(4 << 20, Math.round(bytesPerSecond * (seconds + 0.5))))
       let got = 0
       while (!ended && got < wanted) {
