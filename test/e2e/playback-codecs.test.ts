@@ -10,21 +10,21 @@ import { audioState, playSongs, seekWithSlider, songDetail, title, waitForClock 
 const FIXTURES = join(import.meta.dirname, '../fixtures/audio')
 
 /**
- * A music folder of FLAC and MP3 files served by the reference data source (`--library`), played by the
- * app: each is streamed by byte ranges and decoded a stretch at a time (`codec-source.ts`), never
- * fetched whole, and the queue moves from one to the next.
+ * A music folder of FLAC, MP3 and AAC (M4A) files served by the reference data source (`--library`),
+ * played by the app: each is streamed by byte ranges and decoded a stretch at a time (`codec-source.ts`),
+ * never fetched whole, and the queue moves from one to the next.
  */
-describe('FLAC and MP3 from a music folder', () => {
+describe('FLAC, MP3 and AAC from a music folder', () => {
   let app: App
   let library: string
   const songs = new Map<string, Song>()
 
   beforeAll(async () => {
     library = await mkdtemp(join(tmpdir(), 'cadence-library-'))
-    for (const name of ['song.flac', 'song-cbr.mp3', 'song-vbr.mp3'])
+    for (const name of ['song.flac', 'song-cbr.mp3', 'song-vbr.mp3', 'song.m4a'])
       await copyFile(join(FIXTURES, name), join(library, name))
     app = await startApp({ demo: 0, server: { library } })
-    for (let id = 1; id <= 3; id++) {
+    for (let id = 1; id <= 4; id++) {
       const song = await songDetail(app, id)
       songs.set(song.name, song)
     }
@@ -38,7 +38,7 @@ describe('FLAC and MP3 from a music folder', () => {
 
   it('plays each file from its first bytes with its own length, and seeks in it', async () => {
     const { page } = app
-    for (const name of ['Probe FLAC', 'Probe MP3 CBR', 'Probe MP3 VBR']) {
+    for (const name of ['Probe FLAC', 'Probe MP3 CBR', 'Probe MP3 VBR', 'Probe AAC']) {
       const song = songs.get(name)!
       expect(song, name).toBeDefined()
       app.mediaRequests.length = 0
@@ -82,7 +82,7 @@ describe('FLAC and MP3 from a music folder', () => {
         },
         [...songs.values()].map((song) => song.id),
       )
-    await expect.poll(async () => Object.keys(await measured()).length, { timeout: 20_000 }).toBe(3)
+    await expect.poll(async () => Object.keys(await measured()).length, { timeout: 20_000 }).toBe(4)
     const values = await measured()
     // `ffmpeg -i FILE -af ebur128=peak=true -f null -`: integrated loudness and true peak of each file
     // (the MP3 at a constant 128 kbit/s came out 0.5 LU quieter than its source).
@@ -90,6 +90,7 @@ describe('FLAC and MP3 from a music folder', () => {
       'Probe FLAC': [-8.7, -6.9],
       'Probe MP3 CBR': [-9.2, -7.4],
       'Probe MP3 VBR': [-8.7, -6.7],
+      'Probe AAC': [-8.7, -4.1],
     }
     for (const [name, [integrated, truePeak]] of Object.entries(reference)) {
       const value = values[songs.get(name)!.id]

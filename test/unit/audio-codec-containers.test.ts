@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Container, Frame } from '@shared/audio/codec'
-import { openFlac, openMp3 } from '@shared/audio/codec'
+import { openFlac, openMp3, openMp4 } from '@shared/audio/codec'
 
 /**
  * The FLAC and MP3 readers of the streaming decoder (`shared/audio/codec`), on files made by ffmpeg
@@ -151,5 +151,48 @@ describe('MP3 frames', () => {
     tag[3] = 3
     tag[9] = 20
     expect((await open(openMp3, tag)).container).toBeUndefined()
+  })
+})
+
+describe('AAC in MP4', () => {
+  it('reads the sample tables: every frame where the one before ends, the edit list’s priming trimmed', async () => {
+    const bytes = fixture('song.m4a')
+    const { container } = await open(openMp4, bytes)
+    expect(container).toMatchObject({ codec: 'mp4a.40.2', sampleRate: 44100, channels: 2, frames: 264600 })
+    // ffmpeg's AAC encoder primes 1024 samples; the edit list says so.
+    expect(container!.skip).toBe(1024)
+    // The AudioSpecificConfig: AAC-LC (2), 44.1 kHz (index 4), 2 channels.
+    expect(Array.from(container!.description!.subarray(0, 2))).toEqual([0x12, 0x10])
+    const { found, end } = frames(container!, bytes)
+    expect(end).toBe(container!.audioEnd)
+    expect(found.reduce((sum, frame) => sum + frame.samples, 0)).toBeGreaterThanOrEqual(264600 + 1024)
+    found.forEach((frame, index) => expect(frame.sample).toBe(index * 1024))
+  })
+
+  it('finds the moov box after the audio by the top-level boxes’ headers, a range each', async () => {
+    const bytes = fixture('song-moov-last.m4a')
+    const { container, reads } = await open(openMp4, bytes, 4096)
+    expect(reads).toBeGreaterThan(0)
+    expect(container).toMatchObject({ codec: 'mp4a.40.2', frames: 264600 })
+  })
+
+  it('looks a position up: the frame holding it, exactly', async () => {
+    const bytes = fixture('song.m4a')
+    const { container } = await open(openMp4, bytes)
+    const { found } = frames(container!, bytes)
+    for (const index of [0, 7, 100, 250]) {
+      const { low, high } = container!.bounds(index * 1024 + 300)
+      expect(low).toEqual({ byte: found[index].at, sample: index * 1024 })
+      expect(high).toEqual(low)
+      expect(container!.sampleAt!(found[index].at)).toBe(index * 1024)
+    }
+    // Not at a frame's start: not a frame.
+    expect(container!.frameAt(bytes, found[3].at + 1, true)).toBeUndefined()
+  })
+
+  it('is not FLAC or MP3, and they are not it', async () => {
+    expect((await open(openMp4, fixture('song.flac'))).container).toBeUndefined()
+    expect((await open(openMp4, fixture('song-cbr.mp3'))).container).toBeUndefined()
+    expect((await open(openMp3, fixture('song.m4a'))).container).toBeUndefined()
   })
 })

@@ -2,8 +2,8 @@
  * A compressed song read as a stream of frames (the renderer's `codec-source.ts` feeds them to WebCodecs'
  * `AudioDecoder`), so a long FLAC or MP3 file is never held whole, neither as bytes nor as PCM. A
  * container knows where its frames are; seeking bisects the file by byte offset (`flac.ts`: each frame
- * header says which sample it starts at) or estimates it (`mp3.ts`: from the bit rate or the Xing
- * table of contents).
+ * header says which sample it starts at), estimates it (`mp3.ts`: from the bit rate or the Xing
+ * table of contents) or looks it up (`mp4.ts`: AAC, whose sample tables say where every frame is).
  */
 
 /** One frame found in the bytes: `length` bytes holding `samples` decoded samples per channel. */
@@ -41,8 +41,9 @@ export interface Container {
   /**
    * The frame starting at `bytes[at]` (the window's bytes, ending at the file's end when `eof`).
    * `previous`: the frame before it, when it was read in order (FLAC checks its header follows on).
+   * `base`: the file offset of `bytes[0]` (MP4 finds its frames by offset in its tables).
    */
-  frameAt(bytes: Uint8Array, at: number, eof: boolean, previous?: Frame): FrameAnswer
+  frameAt(bytes: Uint8Array, at: number, eof: boolean, previous?: Frame, base?: number): FrameAnswer
   /** The known points around decoder output sample `target`: where a search for it starts. */
   bounds(target: number): { low: SeekPoint; high: SeekPoint }
   /** The decoder output sample a frame found at `byte` starts with, where headers do not say (MP3). */

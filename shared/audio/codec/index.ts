@@ -1,4 +1,8 @@
-/** Compressed audio read as a stream of frames: FLAC and MP3 (`container.ts` says what a reader gives). */
+/**
+ * Compressed audio read as a stream of frames: FLAC, MP3 and AAC in MP4 (`container.ts` says what a
+ * reader gives).
+ */
 export type { Container, Frame, FrameAnswer, ReadRange, SeekPoint } from './container'
 export { openFlac } from './flac'
 export { openMp3 } from './mp3'
+export { openMp4 } from './mp4'

@@ -1,18 +1,19 @@
 import type { Container, Frame, ReadRange, SeekPoint } from '@shared/audio/codec'
-import { openFlac, openMp3 } from '@shared/audio/codec'
+import { openFlac, openMp3, openMp4 } from '@shared/audio/codec'
 import { MediaFailure } from './media-load'
 import { createRateStream } from './pcm-source'
 import type { PcmSource } from './pcm-source'
 
 /**
- * A compressed song (FLAC, MP3) read by byte ranges and decoded a stretch at a time by WebCodecs'
+ * A compressed song (FLAC, MP3, AAC in MP4) read by byte ranges and decoded a stretch at a time by WebCodecs'
  * `AudioDecoder`, so neither the file nor its PCM is held whole: at most a few seconds of frames and what
  * one read decodes. The decoded samples are trimmed to the song (an MP3's encoder and decoder delay and
  * padding) and resampled to the context's rate with the phase carried across reads (`pcm-source.ts`).
  *
  * The containers (`shared/audio/codec`) say where the frames are. A seek bisects a FLAC file by byte
- * offset (exact: each frame header says where it starts) or estimates an MP3 one (from its bit rate or
- * Xing table), decodes from the frame found and drops what comes before the position.
+ * offset (exact: each frame header says where it starts), estimates an MP3 one (from its bit rate or
+ * Xing table) or looks an MP4 one up (its sample tables), decodes from the frame found and drops what
+ * comes before the position.
  */
 
 /**
@@ -36,13 +37,18 @@ export interface CodecFile {
   read: ReadRange
 }
 
-/** Finds the container of `file` (FLAC or MP3), or undefined when neither reads it. */
+/** Finds the container of `file` (FLAC, AAC in MP4, MP3), or undefined when none reads it. */
 export async function openContainer(file: CodecFile): Promise<Container | undefined> {
-  return (await openFlac(file.head, file.size, file.read)) ?? (await openMp3(file.head, file.size, file.read))
+  return (
+    (await openFlac(file.head, file.size, file.read)) ??
+    (await openMp4(file.head, file.size, file.read)) ??
+    (await openMp3(file.head, file.size, file.read))
+  )
 }
 
 /**
- * The container of `file` when this page (or worker) can decode it: FLAC or MP3, `AudioDecoder` there
+ * The container of `file` when this page (or worker) can decode it: FLAC, MP3 or AAC-LC in MP4,
+ * `AudioDecoder` there
  * (a secure context), and the stream's configuration supported.
  */
 export async function openDecodable(file: CodecFile): Promise<Container | undefined> {
@@ -54,7 +60,7 @@ export async function openDecodable(file: CodecFile): Promise<Container | undefi
 }
 
 /**
- * A source for `file` decoded by WebCodecs, or undefined when it is neither FLAC nor MP3, or the page
+ * A source for `file` decoded by WebCodecs, or undefined when it is not FLAC, MP3 or AAC in MP4, or the page
  * has no `AudioDecoder` (not a secure context), or it cannot decode this stream. `contextRate`: the
  * rate it is read at.
  */
@@ -200,7 +206,7 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
     let junk = 0
     for (;;) {
       window.moveTo(at)
-      const answer = container.frameAt(window.bytes, 0, window.eof, previous)
+      const answer = container.frameAt(window.bytes, 0, window.eof, previous, window.base)
       if (answer === 'more') {
         if (!(await window.more(blockBytes))) return undefined
         continue
@@ -231,14 +237,17 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
     probe.moveTo(from)
     await probe.more(probeBytes)
     for (let p = 0; p < probe.bytes.length; p++) {
-      const answer = container.frameAt(probe.bytes, p, probe.eof)
+      const answer = container.frameAt(probe.bytes, p, probe.eof, undefined, probe.base)
       if (answer === 'more') {
         if (!(await probe.more(probeBytes))) return undefined
         p--
         continue
       }
       // Two frames in a row: a sync pattern inside a frame's data is unlikely to be followed by one.
-      if (answer && container.frameAt(probe.bytes, p + answer.length, probe.eof) !== undefined) {
+      if (
+        answer &&
+        container.frameAt(probe.bytes, p + answer.length, probe.eof, undefined, probe.base) !== undefined
+      ) {
         if (answer.sample !== undefined) learn({ byte: probe.base + p, sample: answer.sample })
         return { byte: probe.base + p, frame: answer }
       }
@@ -249,7 +258,8 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
   /** Puts the read position on a frame at or before decoder output index `goal`. */
   async function locate(goal: number) {
     let { low, high } = container.bounds(goal)
-    for (const point of learned) {
+    // Bounds that are one point are exact (MP4's tables) or an estimate (MP3's): nothing to narrow.
+    for (const point of low.byte === high.byte ? [] : learned) {
       if (point.sample <= goal && point.sample > low.sample) low = point
       if (point.sample > goal && point.sample < high.sample) high = point
     }

@@ -6,7 +6,7 @@ import { frameRange, parseWavHeader } from './wav'
 /**
  * Loudness per song, measured from its audio in a worker (`loudness.worker.ts`) and kept per data
  * source and song (`localStorage`, key `cadence.loudness.<source>:<song>`), so each song is measured
- * once. WAV is read as bytes and decoded in the worker; FLAC and MP3 are decoded in the worker too, by
+ * once. WAV is read as bytes and decoded in the worker; FLAC, MP3 and AAC are decoded in the worker too, by
  * WebCodecs (`codec-source.ts`), the worker asking this page for their bytes a stretch at a time.
  * Another format stays unmeasured and plays at the safe gain.
  */
@@ -67,7 +67,7 @@ export function measureLoudness(url: string, load: (url: string, range: string) 
         if (reply.type === 'result') done(reply.measured)
         else if (reply.type === 'unsupported') done(undefined)
         else if (reply.type === 'read') {
-          // The worker decoding a FLAC or MP3 file asks for its bytes a stretch at a time.
+          // The worker decoding a FLAC, MP3 or AAC file asks for its bytes a stretch at a time.
           load(url, `bytes=${reply.start}-${reply.end}`)
             .then((answer) => answer.arrayBuffer())
             .then(
@@ -89,7 +89,7 @@ export function measureLoudness(url: string, load: (url: string, range: string) 
       }
       measuring.postMessage({ type: 'end' })
     } else {
-      // FLAC or MP3 (or nothing the worker can decode: it says so).
+      // FLAC, MP3 or AAC (or nothing the worker can decode: it says so).
       measuring.postMessage({ type: 'start-codec', head, size }, [head])
     }
     const measured = await answer

@@ -12,7 +12,7 @@ import type { WavLayout } from './wav'
  * integrated loudness and true peak.
  * - WAV: the page sends the layout, then the sample bytes a chunk at a time (transferred, not copied),
  *   then `end`.
- * - FLAC, MP3: the page sends the file's first bytes and size; the worker decodes it here with
+ * - FLAC, MP3, AAC: the page sends the file's first bytes and size; the worker decodes it here with
  *   WebCodecs (`codec-source.ts`), asking the page for the bytes it needs (`read`), each stretch copied
  *   into the same scratch arrays, and says `unsupported` when it cannot.
  * Memory: one chunk or stretch and the meter (about 50 KB for 10 min).
@@ -29,10 +29,10 @@ export type Reply =
   | { type: 'unsupported' }
   | { type: 'read'; id: number; start: number; end: number }
 
-/** Seconds of a FLAC or MP3 song decoded per step. */
+/** Seconds of a FLAC, MP3 or AAC song decoded per step. */
 const STEP_SECONDS = 5
 /**
- * How many times as fast as it plays a FLAC or MP3 song is measured, at most: 10 minutes in 20 s, about
+ * How many times as fast as it plays a FLAC, MP3 or AAC song is measured, at most: 10 minutes in 20 s, about
  * a quarter of a core here (unpaced, the decoding took a whole core for 5 s beside the music).
  */
 const MAX_SPEED = 30

@@ -13,9 +13,10 @@ import type { WavLayout } from './wav'
 
 /**
  * One song on the audio clock (the Web Audio output's, `output.ts`): its PCM read a stretch at a time
- * (`pcm-source.ts`: a WAV file by byte ranges, decoded and resampled; `codec-source.ts`: FLAC and MP3
- * by byte ranges, decoded by WebCodecs; other formats decoded whole by `decodeAudioData`), time-stretched to the playback speed with the pitch kept (`stretch.ts`; nothing is
- * done at 1×), and scheduled as AudioBufferSourceNodes, each on the frame after the previous one's last.
+ * (`pcm-source.ts`: a WAV file by byte ranges, decoded and resampled; `codec-source.ts`: FLAC, MP3
+ * and AAC by byte ranges, decoded by WebCodecs; other formats decoded whole by `decodeAudioData`),
+ * time-stretched to the playback speed with the pitch kept (`stretch.ts`; nothing is done at 1×), and
+ * scheduled as AudioBufferSourceNodes, each on the frame after the previous one's last.
  * At most `AHEAD_SECONDS` of the clock are scheduled ahead of the playhead; played chunks are let go.
  *
  * Nodes: chunks → run gain (a speed change crossfades the old rendering into the new) → loudness gain
@@ -46,7 +47,7 @@ export function frameAfter(context: AudioContext, lead: number): number {
 /** One song on the audio clock. */
 export class Track {
   layout?: WavLayout
-  /** Read as a stream (WAV, FLAC, MP3): its loudness can be measured a stretch at a time. */
+  /** Read as a stream (WAV, FLAC, MP3, AAC): its loudness can be measured a stretch at a time. */
   streamed = false
   duration = Number.NaN
   /** Not scheduled: `play` starts it (from the pending position). */
@@ -120,7 +121,7 @@ export class Track {
       )
       return
     }
-    // FLAC or MP3: decoded a stretch at a time, the file read by ranges.
+    // FLAC, MP3, AAC in MP4: decoded a stretch at a time, the file read by ranges.
     if (size !== undefined) {
       const codec = await openCodecSource(
         {
