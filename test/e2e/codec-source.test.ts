@@ -4,6 +4,7 @@ import { chromium } from 'playwright-core'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM_FLAGS, findChromium } from '../support/chromium'
+import { damagedFlac } from '../support/audio-fixtures'
 import { openCodecPage } from '../support/codec-page'
 import { rangeServer } from '../support/range-server'
 
@@ -31,6 +32,8 @@ describe('FLAC and MP3 decoded a stretch at a time', () => {
     media = await rangeServer()
     for (const name of ['song.flac', 'song-cbr.mp3', 'song-vbr.mp3', 'song.m4a', 'song-moov-last.m4a'])
       media.set(`/${name}`, new Uint8Array(await readFile(join(FIXTURES, name))))
+    // A FLAC whose second frame's first subframe has a reserved coding type.
+    media.set('/damaged.flac', await damagedFlac())
     // A FLAC whose metadata runs past the first 64 KB (as an embedded cover does): a padding block.
     media.set(
       '/padded.flac',
@@ -102,6 +105,13 @@ describe('FLAC and MP3 decoded a stretch at a time', () => {
       if (result.position === 5.9) expect(result.firstOff).toBeGreaterThan(4410 - 256)
       else expect(result.maxDiff, String(result.position)).toBeLessThan(1e-4)
     }
+  })
+
+  it('reads on past a damaged FLAC frame as the browser does: the frame dropped, the rest the same', async () => {
+    const result = await decodeWhole('/damaged.flac', 44100, [0.25, 5])
+    // Both drop the second frame (4,608 samples) without an error.
+    expect(result).toMatchObject({ length: 6 * 44100 - 4608, refLength: 6 * 44100 - 4608, lag: 0 })
+    expect(result!.maxDiff).toBeLessThan(SAME)
   })
 
   it('resamples to the context’s rate with the length the song has there', async () => {

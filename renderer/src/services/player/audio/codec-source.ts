@@ -28,6 +28,8 @@ const MAX_PROBES = 16
 const LEARN_BYTES = 128 * 1024
 /** How long a decoder may sit on a fed chunk before it is flushed (see `decoded`). */
 const STALL_MS = 2000
+/** How long nothing may come out of a decoder that has taken every chunk before it is flushed. */
+const QUIET_MS = 40
 /** Junk skipped between frames before the song is taken to end there. */
 const MAX_JUNK = 64 * 1024
 
@@ -153,6 +155,7 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
   let fedChunks = 0
   let gotChunks = 0
   let waiter: (() => void) | undefined
+  let onOutput: (() => void) | undefined
   /** File offset of the next frame to feed; the decoder output index of the next sample that comes out. */
   let at = container.audioStart
   let outIndex = 0
@@ -177,6 +180,7 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
         outputs.push(data)
         gotChunks++
         if (gotChunks >= fedChunks) waiter?.()
+        else onOutput?.()
       },
       error: (error) => {
         failure = error
@@ -299,20 +303,35 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
   /**
    * Waits for the decoder's output of everything fed. Not by `flush` but at the song's end: Chromium's
    * decoder starts afresh after a flush, and an MP3 frame leans on the frames before it (a flush between
-   * reads was heard as a glitch). Each chunk gives one output; a decoder that holds one back for longer
-   * than `STALL_MS` is flushed.
+   * reads was heard as a glitch). Each chunk gives one output, but a damaged one gives none (Chromium
+   * drops it without an error): once the decoder has taken every chunk and nothing has come out for
+   * `QUIET_MS`, or after `STALL_MS` at most, it is flushed.
    */
   async function decoded(end: boolean) {
     if (end) return decoder!.flush()
     if (gotChunks >= fedChunks || failure) return
-    let timer: ReturnType<typeof setTimeout> | undefined
+    const current = decoder!
     const stalled = await new Promise<boolean>((resolve) => {
-      waiter = () => resolve(false)
-      timer = setTimeout(() => resolve(true), STALL_MS)
-    }).finally(() => {
-      waiter = undefined
-      clearTimeout(timer)
+      let quiet: ReturnType<typeof setTimeout> | undefined
+      const check = () => {
+        clearTimeout(quiet)
+        if (current.decodeQueueSize === 0) quiet = setTimeout(() => finish(true), QUIET_MS)
+      }
+      const longest = setTimeout(() => finish(true), STALL_MS)
+      const finish = (flush: boolean) => {
+        clearTimeout(quiet)
+        clearTimeout(longest)
+        current.removeEventListener('dequeue', check)
+        waiter = undefined
+        resolve(flush)
+      }
+      waiter = () => finish(false)
+      current.addEventListener('dequeue', check)
+      // Outputs keep the quiet timer off: each one restarts it.
+      onOutput = check
+      check()
     })
+    onOutput = undefined
     if (stalled) await decoder!.flush()
   }
 

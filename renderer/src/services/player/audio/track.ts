@@ -73,6 +73,8 @@ export class Track {
   disposed = false
   failed = false
   private source?: PcmSource
+  /** For a streamed FLAC, MP3 or AAC file: decodes it whole instead, once, if its decoder fails. */
+  private wholeInstead?: () => Promise<void>
   private chunks: Chunk[] = []
   private run?: GainNode
   private stretcher?: Stretcher
@@ -136,22 +138,28 @@ export class Track {
         this.duration = codec.duration
         this.source = codec.source
         this.streamed = true
+        // Should the decoder refuse the file's first stretch, the browser decodes it whole instead.
+        this.wholeInstead = () =>
+          this.decodeWhole(answer.status === 200 && size === head.byteLength ? head : undefined)
         return
       }
     }
     // Another format (or no WebCodecs): the whole file, decoded by the browser.
-    const whole =
-      answer.status === 200 && size === head.byteLength
-        ? head
-        : await (await this.load(this.url)).arrayBuffer()
+    await this.decodeWhole(answer.status === 200 && size === head.byteLength ? head : undefined)
+  }
+
+  /** The whole file (`whole`, or fetched), decoded by the browser and read from memory. */
+  private async decodeWhole(whole?: ArrayBuffer) {
+    const bytes = whole ?? (await (await this.load(this.url)).arrayBuffer())
     let buffer: AudioBuffer
     try {
-      buffer = await this.context.decodeAudioData(whole)
+      buffer = await this.context.decodeAudioData(bytes)
     } catch {
       throw new MediaFailure(4, 'The audio format is not supported')
     }
     this.duration = buffer.duration
     this.source = bufferSource(buffer)
+    this.streamed = false
   }
 
   /**
@@ -244,6 +252,26 @@ export class Track {
   ): Promise<number | undefined> {
     await this.opened
     if (epoch !== this.epoch || this.disposed) return undefined
+    try {
+      return await this.startOnce(epoch, position, onFirst, when)
+    } catch (failure) {
+      const instead = this.wholeInstead
+      if (!instead || !(failure instanceof MediaFailure) || failure.code !== 3) throw failure
+      // A file the streaming decoder cannot read (an odd FLAC, a damaged MP3 frame): decoded whole by
+      // the browser, as it was before streaming, and started again from the same position.
+      this.wholeInstead = undefined
+      await instead()
+      if (epoch !== this.epoch || this.disposed) return undefined
+      return this.startOnce(epoch, position, onFirst, when)
+    }
+  }
+
+  private async startOnce(
+    epoch: number,
+    position: number,
+    onFirst: (at: number, exact: number) => void,
+    when: () => number,
+  ): Promise<number | undefined> {
     const source = this.source!
     this.endTime = undefined
     const exact = source.seek(position)
