@@ -28,8 +28,12 @@ const MAX_PROBES = 16
 const LEARN_BYTES = 128 * 1024
 /** How long a decoder may sit on a fed chunk before it is flushed (see `decoded`). */
 const STALL_MS = 2000
-/** How long nothing may come out of a decoder that has taken every chunk before it is flushed. */
-const QUIET_MS = 40
+/**
+ * How long nothing may come out of a decoder that has taken every chunk before it is flushed: long
+ * enough that a busy machine's slow output is not taken for a dropped frame (a flush mid-song is a
+ * glitch in MP3), short against the 2 s it waited before.
+ */
+const QUIET_MS = 250
 /** Junk skipped between frames before the song is taken to end there. */
 const MAX_JUNK = 64 * 1024
 
