@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Container, Frame } from '@shared/audio/codec'
-import { openFlac, openMp3, openMp4 } from '@shared/audio/codec'
+import { openContainer, openFlac, openMp3, openMp4 } from '@shared/audio/codec'
 
 /**
  * The FLAC and MP3 readers of the streaming decoder (`shared/audio/codec`), on files made by ffmpeg
@@ -194,5 +194,21 @@ describe('AAC in MP4', () => {
     expect((await open(openMp4, fixture('song.flac'))).container).toBeUndefined()
     expect((await open(openMp4, fixture('song-cbr.mp3'))).container).toBeUndefined()
     expect((await open(openMp3, fixture('song.m4a'))).container).toBeUndefined()
+  })
+})
+
+describe('opening a file of any of them', () => {
+  it('reads past an ID3 tag longer than the first bytes once, for every reader that looks there', async () => {
+    // A 100 KB tag (an embedded cover) in front of the MP3 fixture.
+    const cover = 100_000
+    const mp3 = fixture('song-cbr.mp3')
+    const bytes = new Uint8Array(10 + cover + mp3.length)
+    bytes.set(new TextEncoder().encode('ID3'), 0)
+    bytes[3] = 3
+    bytes.set([(cover >> 21) & 0x7f, (cover >> 14) & 0x7f, (cover >> 7) & 0x7f, cover & 0x7f], 6)
+    bytes.set(mp3, 10 + cover)
+    const { container, reads } = await open(openContainer, bytes)
+    expect(container).toMatchObject({ codec: 'mp3', frames: 264600 })
+    expect(reads).toBe(1)
   })
 })

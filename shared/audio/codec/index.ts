@@ -6,3 +6,4 @@ export type { Container, Frame, FrameAnswer, ReadRange, SeekPoint } from './cont
 export { openFlac } from './flac'
 export { openMp3 } from './mp3'
 export { openMp4 } from './mp4'
+export { openContainer } from './open'

@@ -1,14 +1,15 @@
 import type { Container, Frame, ReadRange, SeekPoint } from '@shared/audio/codec'
-import { openFlac, openMp3, openMp4 } from '@shared/audio/codec'
+import { openContainer } from '@shared/audio/codec'
 import { MediaFailure } from './media-load'
 import { createRateStream } from './pcm-source'
 import type { PcmSource } from './pcm-source'
 
 /**
- * A compressed song (FLAC, MP3, AAC in MP4) read by byte ranges and decoded a stretch at a time by WebCodecs'
- * `AudioDecoder`, so neither the file nor its PCM is held whole: at most a few seconds of frames and what
- * one read decodes. The decoded samples are trimmed to the song (an MP3's encoder and decoder delay and
- * padding) and resampled to the context's rate with the phase carried across reads (`pcm-source.ts`).
+ * A compressed song (FLAC, MP3, AAC in MP4) read by byte ranges and decoded a stretch at a time by
+ * WebCodecs' `AudioDecoder`, so neither the file nor its PCM is held whole: at most a few seconds of
+ * frames and what one read decodes. The decoded samples are trimmed to the song (an MP3's encoder and
+ * decoder delay and padding, an MP4's edit list) and resampled to the context's rate with the phase
+ * carried across reads (`pcm-source.ts`).
  *
  * The containers (`shared/audio/codec`) say where the frames are. A seek bisects a FLAC file by byte
  * offset (exact: each frame header says where it starts), estimates an MP3 one (from its bit rate or
@@ -43,32 +44,21 @@ export interface CodecFile {
   read: ReadRange
 }
 
-/** Finds the container of `file` (FLAC, AAC in MP4, MP3), or undefined when none reads it. */
-export async function openContainer(file: CodecFile): Promise<Container | undefined> {
-  return (
-    (await openFlac(file.head, file.size, file.read)) ??
-    (await openMp4(file.head, file.size, file.read)) ??
-    (await openMp3(file.head, file.size, file.read))
-  )
-}
-
 /**
  * The container of `file` when this page (or worker) can decode it: FLAC, MP3 or AAC-LC in MP4,
- * `AudioDecoder` there
- * (a secure context), and the stream's configuration supported.
+ * `AudioDecoder` there (a secure context), and the stream's configuration supported.
  */
 export async function openDecodable(file: CodecFile): Promise<Container | undefined> {
   if (typeof AudioDecoder === 'undefined') return undefined
-  const container = await openContainer(file).catch(() => undefined)
+  const container = await openContainer(file.head, file.size, file.read).catch(() => undefined)
   if (!container || !Number.isFinite(container.frames) || container.frames <= 0) return undefined
   const supported = await AudioDecoder.isConfigSupported(decoderConfig(container)).catch(() => undefined)
   return supported?.supported ? container : undefined
 }
 
 /**
- * A source for `file` decoded by WebCodecs, or undefined when it is not FLAC, MP3 or AAC in MP4, or the page
- * has no `AudioDecoder` (not a secure context), or it cannot decode this stream. `contextRate`: the
- * rate it is read at.
+ * A source for `file` decoded by WebCodecs, or undefined when `openDecodable` finds none.
+ * `contextRate`: the rate it is read at.
  */
 export async function openCodecSource(
   file: CodecFile,
