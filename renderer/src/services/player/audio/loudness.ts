@@ -1,14 +1,15 @@
 import { parseMediaUrl } from '@shared/player/media-url'
 import type { Measured } from '@shared/audio/gain'
 import type { Reply } from './loudness.worker'
+import { fileSize } from './media-load'
 import { frameRange, parseWavHeader } from './wav'
 
 /**
  * Loudness per song, measured from its audio in a worker (`loudness.worker.ts`) and kept per data
  * source and song (`localStorage`, key `cadence.loudness.<source>:<song>`), so each song is measured
- * once. WAV is read as bytes and decoded in the worker; FLAC, MP3 and AAC are decoded in the worker too, by
- * WebCodecs (`codec-source.ts`), the worker asking this page for their bytes a stretch at a time.
- * Another format stays unmeasured and plays at the safe gain.
+ * once. WAV is read as bytes and decoded in the worker; FLAC, MP3 and AAC are decoded in the worker
+ * too, by WebCodecs (`codec-source.ts`), the worker asking this page for their bytes a stretch at a
+ * time. Another format stays unmeasured and plays at the safe gain.
  */
 
 const KEY_PREFIX = 'cadence.loudness.'
@@ -57,7 +58,7 @@ export function measureLoudness(url: string, load: (url: string, range: string) 
   const run = queue.then(async (): Promise<Measured | undefined> => {
     const first = await load(url, 'bytes=0-65535')
     const head = await first.arrayBuffer()
-    const size = Number(/\/(\d+)$/.exec(first.headers.get('content-range') ?? '')?.[1] ?? head.byteLength)
+    const size = fileSize(first, head.byteLength) ?? head.byteLength
     const layout = parseWavHeader(head, size)
     worker ??= new Worker(new URL('./loudness.worker.ts', import.meta.url), { type: 'module' })
     const measuring = worker

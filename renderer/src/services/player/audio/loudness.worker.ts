@@ -32,8 +32,8 @@ export type Reply =
 /** Seconds of a FLAC, MP3 or AAC song decoded per step. */
 const STEP_SECONDS = 5
 /**
- * How many times as fast as it plays a FLAC, MP3 or AAC song is measured, at most: 10 minutes in 20 s, about
- * a quarter of a core here (unpaced, the decoding took a whole core for 5 s beside the music).
+ * How many times as fast as it plays a FLAC, MP3 or AAC song is measured, at most: 10 minutes in 20 s
+ * (unpaced, the decoding took a whole core for 5 s beside the music).
  */
 const MAX_SPEED = 30
 

@@ -21,3 +21,12 @@ export function createLoad(options: { fetch?: typeof fetch }) {
     return answer
   }
 }
+
+/**
+ * The whole file's length from a ranged answer: its `Content-Range` total, or the body's length when it
+ * answered 200 (the whole file); undefined when neither says.
+ */
+export function fileSize(answer: Response, bodyLength: number): number | undefined {
+  const total = /\/(\d+)$/.exec(answer.headers.get('content-range') ?? '')?.[1]
+  return total ? Number(total) : answer.status === 200 ? bodyLength : undefined
+}

@@ -2,14 +2,13 @@ import { ClockMap } from './clock-map'
 import { fadeCurve } from './crossfade'
 import { FADE_SECONDS, rampFrom } from './fades'
 import { AHEAD_SECONDS, CHUNK_SECONDS } from './memory'
-import { MediaFailure } from './media-load'
+import { fileSize, MediaFailure } from './media-load'
 import { openCodecSource } from './codec-source'
 import { bufferSource, wavSource } from './pcm-source'
 import type { PcmSource } from './pcm-source'
 import { createStretcher, FRAME_SECONDS, TOLERANCE_SECONDS } from './stretch'
 import type { Stretcher } from './stretch'
 import { parseWavHeader } from './wav'
-import type { WavLayout } from './wav'
 
 /**
  * One song on the audio clock (the Web Audio output's, `output.ts`): its PCM read a stretch at a time
@@ -46,7 +45,6 @@ export function frameAfter(context: AudioContext, lead: number): number {
 
 /** One song on the audio clock. */
 export class Track {
-  layout?: WavLayout
   /** Read as a stream (WAV, FLAC, MP3, AAC): its loudness can be measured a stretch at a time. */
   streamed = false
   duration = Number.NaN
@@ -108,11 +106,11 @@ export class Track {
   private async open() {
     const answer = await this.load(this.url, `bytes=0-${HEADER_BYTES - 1}`)
     const head = await answer.arrayBuffer()
-    const total = /\/(\d+)$/.exec(answer.headers.get('content-range') ?? '')?.[1]
-    const size = total ? Number(total) : answer.status === 200 ? head.byteLength : undefined
+    const size = fileSize(answer, head.byteLength)
+    /** The first bytes are the whole file (a source that answered the range with all of it). */
+    const whole = answer.status === 200 && size === head.byteLength ? head : undefined
     const layout = parseWavHeader(head, size)
     if (layout) {
-      this.layout = layout
       this.streamed = true
       this.duration = layout.frames / layout.sampleRate
       this.source = wavSource(
@@ -139,13 +137,12 @@ export class Track {
         this.source = codec.source
         this.streamed = true
         // Should the decoder refuse the file's first stretch, the browser decodes it whole instead.
-        this.wholeInstead = () =>
-          this.decodeWhole(answer.status === 200 && size === head.byteLength ? head : undefined)
+        this.wholeInstead = () => this.decodeWhole(whole)
         return
       }
     }
     // Another format (or no WebCodecs): the whole file, decoded by the browser.
-    await this.decodeWhole(answer.status === 200 && size === head.byteLength ? head : undefined)
+    await this.decodeWhole(whole)
   }
 
   /** The whole file (`whole`, or fetched), decoded by the browser and read from memory. */
