@@ -72,6 +72,12 @@ describe('FLAC, MP3 and AAC from a music folder', () => {
   })
 
   it('measures each file’s loudness as ffmpeg’s EBU R128 meter does', async () => {
+    const names = ['Probe FLAC', 'Probe MP3 CBR', 'Probe MP3 VBR', 'Probe AAC']
+    // Each is measured when it is first played (once per source and song).
+    for (const name of names) {
+      await playSongs(app.page, [songs.get(name)!])
+      await waitForClock(app.page, 0.2)
+    }
     const measured = async () =>
       app.page.evaluate(
         (ids) => {
@@ -82,9 +88,11 @@ describe('FLAC, MP3 and AAC from a music folder', () => {
           }
           return found
         },
-        [...songs.values()].map((song) => song.id),
+        names.map((name) => songs.get(name)!.id),
       )
-    await expect.poll(async () => Object.keys(await measured()).length, { timeout: 20_000 }).toBe(4)
+    await expect
+      .poll(async () => Object.keys(await measured()).length, { timeout: 20_000 })
+      .toBe(names.length)
     const values = await measured()
     // `ffmpeg -i FILE -af ebur128=peak=true -f null -`: integrated loudness and true peak of each file
     // (the MP3 at a constant 128 kbit/s came out 0.5 LU quieter than its source).
