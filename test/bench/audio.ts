@@ -227,7 +227,9 @@ async function cpuAndMedia(page: Page, ms: number) {
   return { ...cpu, requests: after.requests - before.requests, bytes: after.bytes - before.bytes }
 }
 
-async function cpuOver(ms: number): Promise<{ ours: number; old: number; kinds: string }> {
+async function cpuOver(
+  ms: number,
+): Promise<{ ours: number; old: number; kinds: string; threads: string }> {
   const ticks = async () => {
     const stats = new Map<number, { ppid: number; own: number; reaped: number; cmd: string }>()
     for (const pid of await readdir('/proc')) {
@@ -255,11 +257,27 @@ async function cpuOver(ms: number): Promise<{ ours: number; old: number; kinds: 
       // Chromium's processes, not pulseaudio or parec (also our children).
       if (stat.cmd.includes('chromium') && descends(pid)) ours.set(pid, stat)
     }
-    return { ours, old }
+    // The renderers' threads, by name (the page's main thread, the audio device's, the compositor's…).
+    const threads = new Map<string, number>()
+    for (const [pid, stat] of ours) {
+      if (processKind(stat.cmd) !== 'renderer') continue
+      for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+        const line = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '')
+        const name = line.slice(line.indexOf('(') + 1, line.lastIndexOf(')'))
+        const fields = line.slice(line.lastIndexOf(') ') + 2).split(' ')
+        if (fields.length > 12) threads.set(`${tid} ${name}`, Number(fields[11]) + Number(fields[12]))
+      }
+    }
+    return { ours, old, threads }
   }
   const before = await ticks()
   await sleep(ms)
   const after = await ticks()
+  const byThread = new Map<string, number>()
+  for (const [key, t] of after.threads) {
+    const name = key.slice(key.indexOf(' ') + 1)
+    byThread.set(name, (byThread.get(name) ?? 0) + t - (before.threads.get(key) ?? 0))
+  }
   let total = 0
   const byKind = new Map<string, number>()
   for (const [pid, stat] of after.ours) {
@@ -271,7 +289,16 @@ async function cpuOver(ms: number): Promise<{ ours: number; old: number; kinds: 
   // Clock ticks (USER_HZ, 100 on Linux) per second = % of one core.
   const percent = (t: number) => t / (ms / 1000)
   const kinds = [...byKind].filter(([, t]) => t > 0).map(([kind, t]) => `${kind} ${fmt(percent(t))}`)
-  return { ours: percent(total), old: percent(after.old - before.old), kinds: kinds.join(', ') }
+  const threads = [...byThread]
+    .filter(([, t]) => t > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, t]) => `${name} ${fmt(percent(t))}`)
+  return {
+    ours: percent(total),
+    old: percent(after.old - before.old),
+    kinds: kinds.join(', '),
+    threads: threads.join(', '),
+  }
 }
 
 /** The app, on the built-in demo source or (`--quirks`) on the netease-like one, signed in. */
@@ -650,6 +677,7 @@ async function main() {
       `\n  the 2.5 s before, as each page opened: now-playing ${fmt(cpuNowPlayingOpening.ours)}, list page ${fmt(cpuListOpening.ours)}`,
       `\n  media requests meanwhile (each through the test bridge): now-playing ${cpuNowPlaying.requests} (${fmt(cpuNowPlaying.bytes / 2 ** 20)} MiB), list page ${cpuList.requests} (${fmt(cpuList.bytes / 2 ** 20)} MiB)`,
       `\n  by process: now-playing ${cpuNowPlaying.kinds}; list page ${cpuList.kinds}`,
+      `\n  the renderer by thread: now-playing ${cpuNowPlaying.threads}; list page ${cpuList.threads}`,
     )
     console.log(
       `glitches (chunks scheduled after their time, over ${fmt((Date.now() - t0) / 1000, 0)} s): ${before ? 'n/a (element)' : glitches}`,

@@ -192,6 +192,22 @@ describe('Web Audio output: the clock of a new song', () => {
   })
 })
 
+describe('Web Audio output: when a start is heard', () => {
+  it('plays from the next frame the context renders, and a seek’s new position where its fade out ends', async () => {
+    context.currentTime = 2
+    output.src = A
+    await output.play()
+    // No lead: the context's clock is the first frame of its next render (a lead only delays the sound).
+    expect(startOf(0.25)).toBe(2)
+    await advance(1)
+    const at = context.currentTime
+    output.currentTime = 10
+    await advance(0.05)
+    const jumped = context.sources.filter((s) => s.buffer && s.startTime! >= at)
+    expect(Math.min(...jumped.map((s) => s.startTime!))).toBeCloseTo(at + 0.012, 6)
+  })
+})
+
 describe('Web Audio output: gapless', () => {
   it('starts the next song on the frame where the current one ends, with no fade, when crossfade is off', async () => {
     await playAThenB(26)

@@ -27,8 +27,13 @@ const FIRST_CHUNK_SECONDS = 0.25
 const HEADER_BYTES = 64 * 1024
 /** A speed change crossfades the old rendering into the new over this long. */
 export const SPEED_SWITCH_SECONDS = 0.03
-/** How far ahead of "now" a new start is scheduled: room for the graph to pick it up. */
-export const START_LEAD_SECONDS = 0.01
+/**
+ * How far ahead of the context's clock a new start (a click, a seek) is scheduled. The clock reads the
+ * first frame of the next render (Chromium renders a device buffer's worth, 512 frames, at each device
+ * callback), so a start scheduled at it is rendered at the next callback: no lead. A lead only delays
+ * the sound (it was 10 ms: 10 ms more from click to sound in `npm run bench:audio`).
+ */
+export const START_LEAD_SECONDS = 0
 
 interface Chunk {
   node: AudioBufferSourceNode
@@ -349,20 +354,27 @@ export class Track {
     const stretcher = this.stretcher!
     let samples = stretcher.push(read.samples)
     if (read.last) samples = concat(samples, stretcher.flush())
-    if (first) first()
     const rate = this.context.sampleRate
     const length = samples[0]?.length ?? 0
+    let node: AudioBufferSourceNode | undefined
     if (length > 0) {
       const buffer = this.context.createBuffer(samples.length, length, rate)
       samples.forEach((channel, c) => buffer.copyToChannel(channel as Float32Array<ArrayBuffer>, c))
-      const node = this.context.createBufferSource()
+      node = this.context.createBufferSource()
       node.buffer = buffer
+    }
+    // A start's clock time is asked once its first chunk is ready to go, just before it is scheduled: a
+    // start at the next frame the graph renders (`START_LEAD_SECONDS`) is then missed only when a render
+    // falls in the microseconds between the two.
+    if (first) first()
+    if (node) {
       node.connect(this.run!)
       // Every chunk starts on the frame after the previous one's last: one continuous signal.
       const at = this.runStart + this.scheduledFrames / rate
-      // A chunk that arrives after its time is an underrun: it would be heard late (a stall).
-      if (!first && at < this.context.currentTime) this.onUnderrun()
       node.start(at)
+      // A chunk that arrives after its time is an underrun: it would be heard late (a stall). A start
+      // a render passed plays up to a render late, and its next chunk overlaps it.
+      if (at < this.context.currentTime) this.onUnderrun()
       this.scheduledFrames += length
       const chunk = {
         node,
@@ -370,8 +382,9 @@ export class Track {
         stopAt: Number.POSITIVE_INFINITY,
       }
       this.chunks.push(chunk)
-      node.onended = () => {
-        node.disconnect()
+      const source = node
+      source.onended = () => {
+        source.disconnect()
         this.chunks = this.chunks.filter((item) => item !== chunk)
       }
       this.cursorTime = chunk.end
