@@ -628,12 +628,13 @@ async function main() {
     )
     const spreadOf = (list: number[]) => Math.max(...list) - Math.min(...list)
     // Glitches: chunks the output scheduled after their time (stalls), over the whole run.
-    const glitches = Number(
-      await app.page
-        .getByTestId('player-audio')
-        .evaluate((el) => (el as HTMLElement).dataset.underruns ?? '0')
-        .catch(() => 'n/a'),
-    )
+    const counts = await app.page
+      .getByTestId('player-audio')
+      .evaluate((el) => ({ ...(el as HTMLElement).dataset }))
+      .catch(() => ({}) as DOMStringMap)
+    const glitches = Number(counts.underruns ?? '0')
+    // Starts a render passed before they reached the graph, scheduled again (silent, a render later).
+    const lateStarts = Number(counts.lateStarts ?? '0')
     const underruns = (await app.page.evaluate(`(() => {
       const stats = (window.__benchContexts || []).map((c) => c.playbackStats).filter(Boolean)
       if (!stats.length) return 'n/a (no AudioContext.playbackStats in this browser)'
@@ -680,7 +681,7 @@ async function main() {
       `\n  the renderer by thread: now-playing ${cpuNowPlaying.threads}; list page ${cpuList.threads}`,
     )
     console.log(
-      `glitches (chunks scheduled after their time, over ${fmt((Date.now() - t0) / 1000, 0)} s): ${before ? 'n/a (element)' : glitches}`,
+      `glitches (chunks scheduled after their time, over ${fmt((Date.now() - t0) / 1000, 0)} s): ${before ? 'n/a (element)' : glitches}; starts scheduled again because a render passed them: ${lateStarts}`,
       `\noutput underruns (Chromium's AudioContext.playbackStats): ${underruns}`,
     )
     console.log(

@@ -149,7 +149,8 @@ export class FakeSource extends FakeNode {
   start(at: number) {
     this.startTime = at
   }
-  stop(at: number) {
+  /** As the standard: no time (or one passed) stops it at once; before its start, it never plays. */
+  stop(at = 0) {
     this.stopTime = at
   }
   /** Plays at `t`: started, not stopped, within its buffer (to the frame). */

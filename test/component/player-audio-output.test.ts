@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createWebAudioOutput } from '@renderer/services/player/audio/output'
 import type { WebAudioOutput } from '@renderer/services/player/audio/output'
 import type { SongPair } from '@renderer/services/player/audio/gapless'
-import { FakeAudioContext } from './audio-context-fake'
+import { FakeAudioContext, FakeSource } from './audio-context-fake'
 
 /**
  * The Web Audio output against a recording audio context (`audio-context-fake.ts`): what is heard when,
@@ -205,6 +205,33 @@ describe('Web Audio output: when a start is heard', () => {
     await advance(0.05)
     const jumped = context.sources.filter((s) => s.buffer && s.startTime! >= at)
     expect(Math.min(...jumped.map((s) => s.startTime!))).toBeCloseTo(at + 0.012, 6)
+  })
+
+  it('schedules a start again when a render passed its time first: not heard late, its chunks joined', async () => {
+    context.currentTime = 2
+    const render = 512 / RATE
+    const start = FakeSource.prototype.start
+    let renders = 1
+    const spy = vi.spyOn(FakeSource.prototype, 'start').mockImplementation(function (this: FakeSource, at) {
+      start.call(this, at)
+      // The graph renders a device buffer between the clock being read and the start reaching it.
+      if (renders-- > 0) context.currentTime = 2 + render
+    })
+    try {
+      output.src = A
+      await output.play()
+      await advance(1)
+    } finally {
+      spy.mockRestore()
+    }
+    const played = context.sources.filter((s) => s.buffer && s.stopTime > s.startTime!)
+    expect(Math.min(...played.map((s) => s.startTime!))).toBeCloseTo(2 + render, 9)
+    // Nothing before (the first scheduling never plays), then one continuous song: one chunk at a time.
+    expect(heard(2 + render / 2)).toEqual([])
+    for (let t = 2 + render + 0.02; t < 2.9; t += 0.01) expect(heard(t)).toEqual([{ song: '1', gain: 1 }])
+    const face = document.querySelector<HTMLElement>('[data-testid="player-audio"]')!
+    expect(face.dataset.lateStarts).toBe('1')
+    expect(face.dataset.underruns).toBeUndefined()
   })
 })
 

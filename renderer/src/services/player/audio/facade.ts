@@ -21,6 +21,9 @@ export function createFace() {
   /** Underruns so far, on the hidden element for the sound bench (`data-underruns`). */
   let underruns = 0
   const underrun = () => void (face.dataset.underruns = String(++underruns))
+  /** Starts scheduled again because a render passed them (`Track.scheduleChunk`): `data-late-starts`. */
+  let lateStarts = 0
+  const lateStart = () => void (face.dataset.lateStarts = String(++lateStarts))
 
   const listeners = new Map<string, Set<Listener>>()
   const emit = (type: string) => {
@@ -29,7 +32,7 @@ export function createFace() {
     // The hidden element fires them too, for tests and benches that listen there.
     face.dispatchEvent(new Event(type))
   }
-  return { face, underrun, emit, listeners }
+  return { face, underrun, lateStart, emit, listeners }
 }
 
 export type Face = ReturnType<typeof createFace>

@@ -83,7 +83,7 @@ export type WebAudioOutput = PlayerAudio & {
 export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutput {
   const load = createLoad(options)
   const face = createFace()
-  const { underrun, emit } = face
+  const { underrun, lateStart, emit } = face
   const nodes = createOutputGraph(options)
   const { graph, applyFade } = nodes
   const applyLoudness = createGainStage(options, load, () => nodes.context)
@@ -105,6 +105,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
   const newTrack = (url: string) => {
     const track = new Track(url, graph(), nodes.transport, load, underrun, speed)
     track.onFailure = (failure) => fail(track, failure)
+    track.onLateStart = lateStart
     return track
   }
   const next = createNextSong({

@@ -34,6 +34,8 @@ export const SPEED_SWITCH_SECONDS = 0.03
  * the sound (it was 10 ms: 10 ms more from click to sound in `npm run bench:audio`).
  */
 export const START_LEAD_SECONDS = 0
+/** How often a start a render passed is scheduled again before it plays late anyway. */
+const START_TRIES = 3
 
 interface Chunk {
   node: AudioBufferSourceNode
@@ -71,6 +73,8 @@ export class Track {
   readonly opened: Promise<void>
   /** Told when reading on fails after the start (the output reports it as the element's error). */
   onFailure: (failure: unknown) => void = () => undefined
+  /** Told when a start was scheduled again because a render passed it (`scheduleChunk`). */
+  onLateStart: () => void = () => undefined
   /** The loudness gain applied (dB). */
   gainDb = 0
   disposed = false
@@ -356,25 +360,10 @@ export class Track {
     if (read.last) samples = concat(samples, stretcher.flush())
     const rate = this.context.sampleRate
     const length = samples[0]?.length ?? 0
-    let node: AudioBufferSourceNode | undefined
     if (length > 0) {
       const buffer = this.context.createBuffer(samples.length, length, rate)
       samples.forEach((channel, c) => buffer.copyToChannel(channel as Float32Array<ArrayBuffer>, c))
-      node = this.context.createBufferSource()
-      node.buffer = buffer
-    }
-    // A start's clock time is asked once its first chunk is ready to go, just before it is scheduled: a
-    // start at the next frame the graph renders (`START_LEAD_SECONDS`) is then missed only when a render
-    // falls in the microseconds between the two.
-    if (first) first()
-    if (node) {
-      node.connect(this.run!)
-      // Every chunk starts on the frame after the previous one's last: one continuous signal.
-      const at = this.runStart + this.scheduledFrames / rate
-      node.start(at)
-      // A chunk that arrives after its time is an underrun: it would be heard late (a stall). A start
-      // a render passed plays up to a render late, and its next chunk overlaps it.
-      if (at < this.context.currentTime) this.onUnderrun()
+      const node = this.scheduleChunk(buffer, first)
       this.scheduledFrames += length
       const chunk = {
         node,
@@ -382,15 +371,43 @@ export class Track {
         stopAt: Number.POSITIVE_INFINITY,
       }
       this.chunks.push(chunk)
-      const source = node
-      source.onended = () => {
-        source.disconnect()
+      node.onended = () => {
+        node.disconnect()
         this.chunks = this.chunks.filter((item) => item !== chunk)
       }
       this.cursorTime = chunk.end
-    }
+    } else if (first) first()
     if (read.last) this.endTime = this.runStart + this.scheduledFrames / rate
     return true
+  }
+
+  /**
+   * Plays `buffer` on the frame after what is scheduled. A start's first chunk (`first` sets the run's
+   * clock time) has its time asked just before it is scheduled: at the next frame the graph renders
+   * (`START_LEAD_SECONDS`). Should a render pass that time before the start reaches the graph (a device
+   * stream that starts renders several buffers at once), the chunk would play up to a render late and
+   * its next chunk overlap it: it is scheduled again from the clock's new time instead. Nothing of it
+   * was heard: the transport fades in from the start's time, which the caller sets after this.
+   */
+  private scheduleChunk(buffer: AudioBuffer, first?: () => number): AudioBufferSourceNode {
+    for (let tries = 1; ; tries++) {
+      if (first) first()
+      const node = this.context.createBufferSource()
+      node.buffer = buffer
+      node.connect(this.run!)
+      // Every chunk starts on the frame after the previous one's last: one continuous signal.
+      const at = this.runStart + this.scheduledFrames / this.context.sampleRate
+      node.start(at)
+      if (at >= this.context.currentTime) return node
+      if (!first || tries === START_TRIES) {
+        // A chunk that arrives after its time is an underrun: it is heard late (a stall).
+        this.onUnderrun()
+        return node
+      }
+      node.stop()
+      node.disconnect()
+      this.onLateStart()
+    }
   }
 
   /** Fades in from silence over `seconds` from `at` (the song coming in under a crossfade). */
