@@ -227,9 +227,7 @@ async function cpuAndMedia(page: Page, ms: number) {
   return { ...cpu, requests: after.requests - before.requests, bytes: after.bytes - before.bytes }
 }
 
-async function cpuOver(
-  ms: number,
-): Promise<{ ours: number; old: number; kinds: string; threads: string }> {
+async function cpuOver(ms: number): Promise<{ ours: number; old: number; kinds: string; threads: string }> {
   const ticks = async () => {
     const stats = new Map<number, { ppid: number; own: number; reaped: number; cmd: string }>()
     for (const pid of await readdir('/proc')) {
