@@ -390,6 +390,7 @@ export class Track {
    * was heard: the transport fades in from the start's time, which the caller sets after this.
    */
   private scheduleChunk(buffer: AudioBuffer, first?: () => number): AudioBufferSourceNode {
+    let tried: number | undefined
     for (let tries = 1; ; tries++) {
       if (first) first()
       const node = this.context.createBufferSource()
@@ -399,11 +400,13 @@ export class Track {
       const at = this.runStart + this.scheduledFrames / this.context.sampleRate
       node.start(at)
       if (at >= this.context.currentTime) return node
-      if (!first || tries === START_TRIES) {
-        // A chunk that arrives after its time is an underrun: it is heard late (a stall).
+      // A chunk that arrives after its time is an underrun: it is heard late (a stall). So is a start
+      // whose time does not move on (a song prepared to follow on a frame planned before).
+      if (!first || tries === START_TRIES || at === tried) {
         this.onUnderrun()
         return node
       }
+      tried = at
       node.stop()
       node.disconnect()
       this.onLateStart()
