@@ -144,10 +144,13 @@ export class FakeBuffer {
 export class FakeSource extends FakeNode {
   buffer: FakeBuffer | null = null
   startTime: number | undefined
+  /** Where in its buffer it starts (s). */
+  offset = 0
   stopTime = Number.POSITIVE_INFINITY
   onended: (() => void) | null = null
-  start(at: number) {
+  start(at: number, offset = 0) {
     this.startTime = at
+    this.offset = offset
   }
   /** As the standard: no time (or one passed) stops it at once; before its start, it never plays. */
   stop(at = 0) {
@@ -157,14 +160,18 @@ export class FakeSource extends FakeNode {
   playsAt(t: number): boolean {
     if (this.startTime === undefined || !this.buffer) return false
     const frame = this.frameAt(t)
-    return frame >= 0 && frame < this.buffer.length && t < this.stopTime - 1e-9
+    return (
+      frame >= Math.round(this.offset * this.buffer.sampleRate) &&
+      frame < this.buffer.length &&
+      t < this.stopTime - 1e-9
+    )
   }
   /** The sample it plays at `t` (first channel). */
   sampleAt(t: number): number {
     return this.buffer!.getChannelData(0)[this.frameAt(t)]
   }
   private frameAt(t: number): number {
-    return Math.floor((t - this.startTime!) * this.buffer!.sampleRate + 1e-6)
+    return Math.floor((t - this.startTime! + this.offset) * this.buffer!.sampleRate + 1e-6)
   }
 }
 

@@ -18,8 +18,8 @@ const C = 'cadence-media://song/test/3'
 const LEVEL: Record<string, number> = { [A]: 0.25, [B]: 0.5, [C]: -0.25 }
 const OTHER_ALBUMS: SongPair = { current: { albumId: 1 }, next: { albumId: 2 } }
 
-/** A mono 16-bit WAV file at one level. */
-function wav(level: number, seconds = SONG_SECONDS): ArrayBuffer {
+/** A mono 16-bit WAV file at one level, or at the level `level(second)` for each frame. */
+function wav(level: number | ((second: number) => number), seconds = SONG_SECONDS): ArrayBuffer {
   const frames = seconds * RATE
   const bytes = new ArrayBuffer(44 + frames * 2)
   const view = new DataView(bytes)
@@ -38,7 +38,10 @@ function wav(level: number, seconds = SONG_SECONDS): ArrayBuffer {
   view.setUint16(34, 16, true)
   put(36, 'data')
   view.setUint32(40, frames * 2, true)
-  for (let f = 0; f < frames; f++) view.setInt16(44 + f * 2, Math.round(level * 32768), true)
+  for (let f = 0; f < frames; f++) {
+    const value = typeof level === 'number' ? level : level(f / RATE)
+    view.setInt16(44 + f * 2, Math.round(value * 32768), true)
+  }
   return bytes
 }
 
@@ -48,8 +51,22 @@ const OTHER = 'cadence-media://song/test/4'
 LEVEL[OTHER] = 0.75
 files.set(OTHER, new TextEncoder().encode('0.75 12').buffer)
 
+/** A song whose samples say where they are: 1/100 of their position (s), to the frame. */
+const POSITIONS = 'cadence-media://song/test/5'
+files.set(
+  POSITIONS,
+  wav((second) => second / 100),
+)
+
+/** While set, every media request waits for it (a slow data source). */
+let held: Promise<void> | undefined
+/** Media requests made. */
+let requests = 0
+
 /** The media scheme: byte ranges of the files above. */
 async function fakeFetch(url: string | URL | Request, init?: RequestInit): Promise<Response> {
+  requests++
+  if (held) await held
   const file = files.get(String(url))
   const range = (init?.headers as Record<string, string> | undefined)?.Range ?? ''
   const match = /bytes=(\d+)-(\d*)/.exec(range)
@@ -70,6 +87,8 @@ beforeEach(() => {
   context = new FakeAudioContext(RATE)
   crossfade = 0
   events = []
+  held = undefined
+  requests = 0
   output = createWebAudioOutput({
     fetch: fakeFetch as typeof fetch,
     createContext: () => context as unknown as AudioContext,
@@ -148,16 +167,102 @@ describe('Web Audio output: fades', () => {
     expect(gainOfA(again + 0.006)).toBeCloseTo(0.5, 2)
   })
 
-  it('fades a seek out from full level, however long after the last fade', async () => {
+  /** The gain `sources` reach the device with at `t`, together. */
+  const gainOf = (sources: FakeSource[], t: number) =>
+    Math.round(sources.filter((s) => s.playsAt(t)).reduce((sum, s) => sum + s.gainTo(t), 0) * 1000) / 1000
+
+  it('seeking while playing: the old position plays on until the new one is here, then they cross over 12 ms', async () => {
     output.src = A
     await output.play()
     await advance(5)
     const at = context.currentTime
-    output.currentTime = 20
-    expect(gainOfA(at)).toBe(1)
-    expect(gainOfA(at + 0.006)).toBeCloseTo(0.5, 2)
+    const old = context.sources.filter((s) => s.buffer)
+    // Back, past the file's first 64 KB (kept from its opening): read again.
+    output.currentTime = 4.5
+    await advance(0.05)
+    const jumped = context.sources.filter((s) => s.buffer && !old.includes(s))
+    const start = Math.min(...jumped.map((s) => s.startTime!))
+    // At the next frame once its first chunk is here (one 10 ms step of this test's clock).
+    expect(start).toBeGreaterThanOrEqual(at)
+    expect(start).toBeLessThanOrEqual(at + 0.01)
+    expect(gainOf(old, start - 0.001)).toBe(1)
+    expect(gainOf(old, start + 0.006)).toBeCloseTo(0.5, 2)
+    expect(gainOf(jumped, start + 0.006)).toBeCloseTo(0.5, 2)
+    expect(gainOf(old, start + 0.013)).toBe(0)
+    expect(gainOf(jumped, start + 0.013)).toBe(1)
+    expect(output.currentTime).toBeCloseTo(4.5 + context.currentTime - start, 6)
+    // The transport was not touched: a pause later still fades from full level.
+    await advance(1)
+    const pausedAt = context.currentTime
+    output.pause()
+    expect(gainOf(jumped, pausedAt + 0.006)).toBeCloseTo(0.5, 2)
+  })
+
+  it('seeking while playing: a new position that is slow to come fades the old one out in 60 ms, then fades in', async () => {
+    output.src = A
+    await output.play()
+    await advance(5)
+    const at = context.currentTime
+    const old = context.sources.filter((s) => s.buffer)
+    let release = () => undefined as void
+    held = new Promise((resolve) => (release = resolve))
+    output.currentTime = 4.5
     await advance(0.2)
-    expect(gainOfA(context.currentTime)).toBe(1)
+    expect(gainOf(old, at + 0.059)).toBe(1)
+    expect(gainOf(old, at + 0.066)).toBeCloseTo(0.5, 1)
+    expect(gainOf(old, at + 0.073)).toBe(0)
+    held = undefined
+    release()
+    await advance(0.05)
+    const jumped = context.sources.filter((s) => s.buffer && !old.includes(s))
+    const start = Math.min(...jumped.map((s) => s.startTime!))
+    expect(start).toBeGreaterThan(at + 0.2)
+    expect(gainOf(jumped, start + 0.006)).toBeCloseTo(0.5, 2)
+    expect(gainOf(jumped, start + 0.013)).toBe(1)
+    expect(gainOf(old, start)).toBe(0)
+  })
+
+  it('seeking forward within what is read ahead reads nothing: the same buffers, from the new position', async () => {
+    output.src = POSITIONS
+    await output.play()
+    await advance(5)
+    const asked = requests
+    const at = context.currentTime
+    const old = context.sources.filter((s) => s.buffer)
+    output.currentTime = 12.5
+    expect(requests).toBe(asked)
+    const jumped = context.sources.filter((s) => s.buffer && !old.includes(s))
+    expect(Math.min(...jumped.map((s) => s.startTime!))).toBe(at)
+    // The old position fades out and the new one in over 12 ms from the next frame, then the new alone.
+    expect(gainOf(old, at + 0.006)).toBeCloseTo(0.5, 2)
+    expect(gainOf(jumped, at + 0.006)).toBeCloseTo(0.5, 2)
+    const sample = (t: number) => jumped.find((s) => s.playsAt(t))!.sampleAt(t) * 100
+    for (const t of [at, at + 0.5, at + 3, at + 7.4]) expect(sample(t)).toBeCloseTo(12.5 + t - at, 2)
+    expect(output.currentTime).toBeCloseTo(12.5, 3)
+    // Reading goes on where it was: the song plays on past what was read ahead, with no seam.
+    await advance(12)
+    const now = context.currentTime
+    expect(output.currentTime).toBeCloseTo(12.5 + now - at, 3)
+    const playing = context.sources.filter((s) => s.buffer && s.playsAt(now))
+    expect(playing).toHaveLength(1)
+    expect(playing[0].sampleAt(now) * 100).toBeCloseTo(12.5 + now - at, 2)
+    expect(requests).toBeGreaterThan(asked)
+  })
+
+  it('a second seek before the first is here fades the transport, then plays the last position at full level', async () => {
+    output.src = A
+    await output.play()
+    await advance(5)
+    const old = context.sources.filter((s) => s.buffer)
+    output.currentTime = 20
+    output.currentTime = 10
+    await advance(0.1)
+    const now = context.currentTime
+    const playing = context.sources.filter((s) => s.buffer && !old.includes(s) && s.playsAt(now))
+    expect(gainOf(playing, now)).toBe(1)
+    expect(gainOf(old, now)).toBe(0)
+    expect(output.currentTime).toBeGreaterThan(10)
+    expect(output.currentTime).toBeLessThan(10.1)
   })
 
   it('fades the song out from full level when another is loaded while it plays', async () => {
@@ -193,18 +298,12 @@ describe('Web Audio output: the clock of a new song', () => {
 })
 
 describe('Web Audio output: when a start is heard', () => {
-  it('plays from the next frame the context renders, and a seek’s new position where its fade out ends', async () => {
+  it('plays from the next frame the context renders', async () => {
     context.currentTime = 2
     output.src = A
     await output.play()
     // No lead: the context's clock is the first frame of its next render (a lead only delays the sound).
     expect(startOf(0.25)).toBe(2)
-    await advance(1)
-    const at = context.currentTime
-    output.currentTime = 10
-    await advance(0.05)
-    const jumped = context.sources.filter((s) => s.buffer && s.startTime! >= at)
-    expect(Math.min(...jumped.map((s) => s.startTime!))).toBeCloseTo(at + 0.012, 6)
   })
 
   it('schedules a start again when a render passed its time first: not heard late, its chunks joined', async () => {
@@ -382,7 +481,7 @@ describe('Web Audio output: speed', () => {
     const end = endOf(0.25)
     expect(end - startOf(0.25)).toBeGreaterThan(3.3)
     const after = context.sources.filter((s) => s.startTime! >= from - 0.05 && s.stopTime > from)
-    const frames = after.reduce((total, s) => total + s.buffer!.length, 0)
+    const frames = after.reduce((total, s) => total + s.buffer!.length - Math.round(s.offset * RATE), 0)
     expect(frames).toBe(Math.round((5 * RATE) / 1.5))
     expect(heard((from + end) / 2)).toEqual([{ song: '1', gain: 1 }])
     await advance(end - context.currentTime - 0.1)

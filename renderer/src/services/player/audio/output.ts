@@ -36,9 +36,11 @@ import { clampSpeed } from '@shared/settings'
  *   a safe gain and is ramped once measured. The chain ends in a limiter.
  * - Equaliser and output device: settings read when the graph is made, then applied as they change
  *   (`setEqualiser`, `setSink`) without stopping the music.
- * - Pause, resume, seek and stop fade the transport gain over 12 ms on the audio clock; a pause stops
- *   the song at the fade's end (and suspends the context once the fade has been heard), play starts it
- *   again there under a fade in, as a seek does.
+ * - Pause, resume and stop fade the transport gain over 12 ms on the audio clock; a pause stops the
+ *   song at the fade's end (and suspends the context once the fade has been heard), play starts it
+ *   again there under a fade in. A seek while playing keeps the old position until the new one's first
+ *   chunk is scheduled, then crosses from one to the other over 12 ms on the song's own gains
+ *   (`Track.seekTo`); during a song crossfade or a start on its way it fades the transport instead.
  * - A file that is not WAV is fetched whole and decoded by `decodeAudioData` (held whole: see
  *   docs/playback.md), then scheduled in chunks from memory like the rest.
  *
@@ -288,19 +290,30 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
       return
     }
     const mine = generation
+    emit('seeking')
+    const landed = (at: number | undefined) => {
+      if (at === undefined || mine !== generation || paused) return
+      // Back to full level from the new start (a no-op unless an earlier seek or a pause faded it out).
+      applyFade(planFade('resume', Math.max(now(), at)))
+      emit('seeked')
+      emit('timeupdate')
+    }
+    if (track.canSeekAcross(now())) {
+      // The old position plays on until the new one is here, then the two cross over 12 ms.
+      track
+        .seekTo(target)
+        .then(landed)
+        .catch((failure) => fail(track, failure))
+      return
+    }
+    // A start on its way or a song crossfade moving: the transport fades out, then the new position in.
     const plan = planFade('seek', now())
     applyFade(plan)
-    emit('seeking')
     const cut = plan.cutAt!
     track.settle(cut)
     track
       .startAt(target, cut, () => Math.max(cut, frameAfter(graph(), START_LEAD_SECONDS)))
-      .then((at) => {
-        if (at === undefined || mine !== generation || paused) return
-        applyFade(planFade('resume', Math.max(now(), at)))
-        emit('seeked')
-        emit('timeupdate')
-      })
+      .then(landed)
       .catch((failure) => fail(track, failure))
   }
 

@@ -36,9 +36,21 @@ export const SPEED_SWITCH_SECONDS = 0.03
 export const START_LEAD_SECONDS = 0
 /** How often a start a render passed is scheduled again before it plays late anyway. */
 const START_TRIES = 3
+/**
+ * A seek while playing keeps the old position playing until the new one's first chunk is scheduled,
+ * then crosses from one to the other over `FADE_SECONDS`; should the new position take longer than this
+ * (a FLAC seek's probes over a slow network), the old one fades out at this time and the new one fades
+ * in when it comes.
+ */
+export const SEEK_HOLD_SECONDS = 0.06
+/** A seek forward within what is scheduled leaves at least this much of it to play while reading on. */
+const SEEK_WITHIN_MARGIN_SECONDS = 1
 
 interface Chunk {
   node: AudioBufferSourceNode
+  /** Clock time its first frame plays, and the run it plays in. */
+  start: number
+  run: GainNode
   end: number
   /** When it was told to stop: a later, later stop must not undo an earlier one. */
   stopAt: number
@@ -94,6 +106,8 @@ export class Track {
   /** A start whose first chunk is not scheduled yet, and its epoch. */
   private starting: number | undefined
   private inflight: Promise<unknown> | undefined
+  /** Until when the crossfade gain (`fader`) moves: a song crossfade in progress or planned. */
+  private faderMovesUntil = 0
 
   constructor(
     readonly url: string,
@@ -198,7 +212,7 @@ export class Track {
       (at, exact) => {
         this.clockKnown = true
         this.clock.reset(at, exact, this.speed)
-        this.newRun(at, false)
+        this.newRun(at)
       },
       when,
     )
@@ -227,11 +241,103 @@ export class Track {
       (at, exact) => {
         for (const chunk of this.chunks) stopChunk(chunk, at + SPEED_SWITCH_SECONDS)
         this.clock.add(at, exact, speed)
-        this.newRun(at, true)
+        // Linear: the two renderings are of the same music, largely in phase. From its level (1: a run's
+        // gain is set only by these crossings) at `at`, not from its last event.
+        if (this.run) rampFrom(this.run.gain, at, this.run.gain.value, 0, SPEED_SWITCH_SECONDS)
+        this.newRun(at, SPEED_SWITCH_SECONDS)
       },
       () => Math.max(planned, frameAfter(this.context, START_LEAD_SECONDS)),
     )
     return at !== undefined
+  }
+
+  /**
+   * Whether a seek can cross from the old position to the new one on the song's own gains: it is
+   * playing, no start is on its way (a click, a speed change, another seek) and no song crossfade moves
+   * its fader. Otherwise the output fades the transport out first (`startAt`).
+   */
+  canSeekAcross(now: number): boolean {
+    return !this.needsStart && this.starting === undefined && !this.inflight && this.faderMovesUntil <= now
+  }
+
+  /**
+   * Moves to `position` while playing: the old position plays on until the new one's first chunk is
+   * scheduled (at the next frame the graph renders), then the old rendering fades out over
+   * `FADE_SECONDS` while the new one fades in (both on their run gains: the transport is untouched).
+   * If the new position is not here within `SEEK_HOLD_SECONDS`, the old one fades out then and the new
+   * one fades in when it comes. Answers the new position's clock time, or undefined when overtaken.
+   */
+  seekTo(position: number): Promise<number | undefined> {
+    const buffered = this.seekWithin(position)
+    if (buffered !== undefined) return Promise.resolve(buffered)
+    const old = this.run
+    const oldChunks = [...this.chunks]
+    const hold = frameAfter(this.context, SEEK_HOLD_SECONDS)
+    if (old) rampFrom(old.gain, hold, 1, 0, FADE_SECONDS)
+    for (const chunk of oldChunks) stopChunk(chunk, hold + FADE_SECONDS)
+    this.epoch++
+    this.pumping = undefined
+    return this.begin(
+      position,
+      (at, exact) => {
+        // Crossing before the hold ends: the old position fades out from full level at `at` instead.
+        if (old && at < hold) rampFrom(old.gain, at, 1, 0, FADE_SECONDS)
+        for (const chunk of oldChunks) stopChunk(chunk, Math.min(at, hold) + FADE_SECONDS)
+        this.clockKnown = true
+        this.clock.reset(at, exact, this.speed)
+        this.newRun(at, FADE_SECONDS)
+      },
+      () => frameAfter(this.context, START_LEAD_SECONDS),
+    )
+  }
+
+  /**
+   * A seek forward to a position already scheduled (the read-ahead holds up to `AHEAD_SECONDS`): the
+   * chunks from there are scheduled again from their own buffers, earlier by the whole frames between
+   * the position's planned time and the next frame the graph renders, so nothing is read or decoded and
+   * the reading goes on where it was. Crosses from the old rendering to the new as `seekTo` does.
+   * Answers the new position's clock time, or undefined where it does not apply (a position not
+   * scheduled or too close to the end of what is, a read on its way, a speed change still crossing).
+   */
+  private seekWithin(position: number): number | undefined {
+    const old = this.run
+    const rate = this.context.sampleRate
+    const at = frameAfter(this.context, START_LEAD_SECONDS)
+    const planned = this.clock.clockAt(position)
+    if (
+      !old ||
+      this.pumping ||
+      this.chunks.some((chunk) => chunk.run !== old || chunk.stopAt !== Number.POSITIVE_INFINITY) ||
+      planned <= at ||
+      planned > this.cursorTime - SEEK_WITHIN_MARGIN_SECONDS
+    )
+      return undefined
+    const shift = Math.round((planned - at) * rate) / rate
+    const exact = this.clock.position(at + shift)
+    const oldChunks = this.chunks
+    rampFrom(old.gain, at, 1, 0, FADE_SECONDS)
+    for (const chunk of oldChunks) stopChunk(chunk, at + FADE_SECONDS)
+    const { runStart, scheduledFrames, endTime } = this
+    this.clock.reset(at, exact, this.speed)
+    this.newRun(at, FADE_SECONDS)
+    const run = this.run!
+    this.runStart = runStart - shift
+    this.scheduledFrames = scheduledFrames
+    this.cursorTime = this.runStart + scheduledFrames / rate
+    if (endTime !== undefined) this.endTime = endTime - shift
+    this.chunks = []
+    for (const chunk of oldChunks) {
+      const start = chunk.start - shift
+      const end = chunk.end - shift
+      if (end <= at) continue
+      const node = this.context.createBufferSource()
+      node.buffer = chunk.node.buffer
+      node.connect(run)
+      if (start >= at) node.start(start)
+      else node.start(at, at - start)
+      this.track({ node, start, run, end, stopAt: Number.POSITIVE_INFINITY })
+    }
+    return at
   }
 
   private begin(
@@ -299,20 +405,20 @@ export class Track {
     return this.runStart
   }
 
-  /** A new run's gain: at once for a start; faded in over the old run's fade out for a speed change. */
-  private newRun(at: number, crossfade: boolean) {
+  /**
+   * A new run's gain: at full level at once for a start; faded in over `fadeIn` seconds when it takes
+   * over from the old run (a speed change, a seek while playing; the caller fades the old one out).
+   */
+  private newRun(at: number, fadeIn = 0) {
     const old = this.run
     const run = this.context.createGain()
     run.connect(this.output)
-    if (crossfade && old) {
-      // Linear: the two renderings are of the same music, largely in phase.
-      // From its level (1: a run's gain is set only here) at `at`, not from its last event.
-      rampFrom(old.gain, at, old.gain.value, 0, SPEED_SWITCH_SECONDS)
+    if (fadeIn > 0 && old) {
       run.gain.value = 0
       run.gain.setValueAtTime(0, at)
-      run.gain.linearRampToValueAtTime(1, at + SPEED_SWITCH_SECONDS)
+      run.gain.linearRampToValueAtTime(1, at + fadeIn)
     }
-    if (old) this.later(at + SPEED_SWITCH_SECONDS, () => old.disconnect())
+    if (old) this.later(at + Math.max(fadeIn, SPEED_SWITCH_SECONDS), () => old.disconnect())
     this.run = run
     this.runStart = at
     this.cursorTime = at
@@ -367,18 +473,25 @@ export class Track {
       this.scheduledFrames += length
       const chunk = {
         node,
+        start: this.runStart + (this.scheduledFrames - length) / rate,
+        run: this.run!,
         end: this.runStart + this.scheduledFrames / rate,
         stopAt: Number.POSITIVE_INFINITY,
       }
-      this.chunks.push(chunk)
-      node.onended = () => {
-        node.disconnect()
-        this.chunks = this.chunks.filter((item) => item !== chunk)
-      }
+      this.track(chunk)
       this.cursorTime = chunk.end
     } else if (first) first()
     if (read.last) this.endTime = this.runStart + this.scheduledFrames / rate
     return true
+  }
+
+  /** Keeps `chunk` among the scheduled ones until it has played. */
+  private track(chunk: Chunk) {
+    this.chunks.push(chunk)
+    chunk.node.onended = () => {
+      chunk.node.disconnect()
+      this.chunks = this.chunks.filter((item) => item !== chunk)
+    }
   }
 
   /**
@@ -416,6 +529,7 @@ export class Track {
   /** Fades in from silence over `seconds` from `at` (the song coming in under a crossfade). */
   fadeIn(at: number, seconds: number) {
     const gain = this.fader.gain
+    this.faderMovesUntil = at + seconds
     gain.cancelScheduledValues(0)
     gain.value = 0
     gain.setValueAtTime(0, at)
@@ -425,6 +539,7 @@ export class Track {
   /** Fades out to silence over `seconds` from `at` (the song going out under a crossfade). */
   fadeOut(at: number, seconds: number) {
     const gain = this.fader.gain
+    this.faderMovesUntil = at + seconds
     gain.cancelAndHoldAtTime(at)
     curve(gain, 'out', at, seconds)
   }
@@ -432,6 +547,7 @@ export class Track {
   /** Back to full level from `at` on: a crossfade cut short (pause, seek, the next song dropped). */
   settle(at: number) {
     const gain = this.fader.gain
+    this.faderMovesUntil = at
     gain.cancelAndHoldAtTime(at)
     gain.setValueAtTime(1, at)
   }
