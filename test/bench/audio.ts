@@ -3,13 +3,14 @@ import type { ChildProcess } from 'node:child_process'
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { chromium } from 'playwright-core'
 import type { Page } from 'playwright-core'
 import type { Song } from '@shared/api/models'
 import { chooseGainDb, DEFAULT_LOUDNESS_TARGET } from '@shared/audio/gain'
 import type { Measured } from '@shared/audio/gain'
 import { createLoudnessMeter } from '@shared/audio/loudness'
 import { startDataSource } from '@server/index'
-import { startApp } from '../e2e/harness'
+import { CHROMIUM_FLAGS, findChromium, startApp } from '../e2e/harness'
 import type { App } from '../e2e/harness'
 import { findSongs, playSongs, playable, waitForClock } from '../e2e/playback-support'
 import { confirmOnPhone, OWNER_PASSPHRASE } from '../support/phone'
@@ -35,6 +36,8 @@ const before = process.argv.includes('--before')
 const quirks = process.argv.includes('--quirks')
 /** The longer loudness stretch (s): each song heard this long once its gain is set. */
 const LONG_SECONDS = 12
+/** Where the three seeks go (s into the last song). */
+const SEEK_TARGETS_S = [5, 10, 15]
 /** Below this (−60 dBFS) a recorded sample counts as silence. */
 const SILENT = 0.001
 const root = await mkdtemp(join(tmpdir(), 'cadence-bench-audio-'))
@@ -127,6 +130,42 @@ function firstSilence(
   // A silence still running at the window's end (a pause) counts from where it began.
   if (runStart >= 0 && to - runStart >= min) return { start: runStart, length: to - runStart }
   return { start: to, length: 0 }
+}
+
+/**
+ * Where the file's sound from `fromSeconds` (its next 40 ms, left channel, resampled to the recording's
+ * rate) is heard in the recording, searched over frames [from, to): the recording's frame of
+ * `fromSeconds`, and the normalised correlation there (gain-independent: 1 is the same waveform).
+ */
+function findInRecording(
+  rec: Float32Array[],
+  file: { rate: number; channels: Float32Array[] },
+  fromSeconds: number,
+  from: number,
+  to: number,
+): { frame: number; correlation: number } {
+  const n = Math.round(0.04 * RATE)
+  const source = file.channels[0]
+  const snippet = new Float32Array(n)
+  for (let i = 0; i < n; i++) {
+    const x = (fromSeconds + i / RATE) * file.rate
+    const j = Math.floor(x)
+    snippet[i] = (source[j] ?? 0) * (1 - (x - j)) + (source[j + 1] ?? 0) * (x - j)
+  }
+  const energy = snippet.reduce((sum, v) => sum + v * v, 0)
+  const left = rec[0]
+  let best = { frame: Number.NaN, correlation: -1 }
+  for (let at = Math.max(0, from); at < to && at + n <= left.length; at++) {
+    let dot = 0
+    let own = 0
+    for (let i = 0; i < n; i++) {
+      dot += left[at + i] * snippet[i]
+      own += left[at + i] ** 2
+    }
+    const correlation = dot / Math.sqrt(own * energy || 1e-30)
+    if (correlation > best.correlation) best = { frame: at, correlation }
+  }
+  return best
 }
 
 /** RMS in dBFS of `frames` frames from `at`. */
@@ -344,8 +383,82 @@ async function startTarget(): Promise<{ app: App; close(): Promise<void> }> {
   return { app, close }
 }
 
+/**
+ * The floors under the CPU and latency figures: the same Chromium (flags, PulseAudio sink), a blank page
+ * playing a looped 440 Hz tone through a gain and a `DynamicsCompressorNode` at `latencyHint:
+ * 'interactive'`, as the app's output does. CPU over 8 s from 3 s after it starts: what Chromium's audio
+ * path costs on this machine before any of the app's work. Then the tone is silenced and, five times, a
+ * burst is scheduled at the context's `currentTime` (as the app schedules a click, a resume or a seek)
+ * and found in a recording: how long after a page's command the device plays what is scheduled at once.
+ */
+async function floors(): Promise<{ cpu: Awaited<ReturnType<typeof cpuOver>>; heardMs: number[] }> {
+  const browser = await chromium.launch({
+    executablePath: findChromium(),
+    args: [...CHROMIUM_FLAGS, ...(process.env.BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)],
+    env: { ...process.env, PULSE_SERVER } as Record<string, string>,
+    ignoreDefaultArgs: ['--mute-audio'],
+  })
+  const recorder = new Recorder()
+  try {
+    const page = await browser.newPage()
+    await page.setContent('<button>play</button>')
+    await page.click('button')
+    await page.evaluate(async () => {
+      const context = new AudioContext({ latencyHint: 'interactive' })
+      const limiter = context.createDynamicsCompressor()
+      limiter.connect(context.destination)
+      const gain = context.createGain()
+      gain.gain.value = 0.3
+      gain.connect(limiter)
+      const tone = context.createBuffer(2, context.sampleRate, context.sampleRate)
+      for (let c = 0; c < 2; c++)
+        tone
+          .getChannelData(c)
+          .forEach((_, i, data) => (data[i] = Math.sin((2 * Math.PI * 440 * i) / context.sampleRate)))
+      const source = context.createBufferSource()
+      source.buffer = tone
+      source.loop = true
+      source.connect(gain)
+      source.start()
+      await context.resume()
+      Object.assign(window, { floorContext: context, floorGain: gain })
+    })
+    await sleep(3000)
+    const cpu = await cpuOver(8000)
+    recorder.start()
+    await page.evaluate('floorGain.gain.setValueAtTime(0, floorContext.currentTime)')
+    const marks: number[] = []
+    for (let i = 0; i < 5; i++) {
+      await sleep(400)
+      marks.push(Date.now())
+      await page.evaluate(
+        '(() => { const at = floorContext.currentTime; floorGain.gain.setValueAtTime(0.3, at); floorGain.gain.setValueAtTime(0, at + 0.1) })()',
+      )
+    }
+    await sleep(500)
+    const rec = recorder.stop()
+    const heardMs = marks.map((at) => {
+      const from = recorder.frameAt(at)
+      for (let i = Math.max(0, from - RATE / 100); i < Math.min(rec[0].length, from + RATE / 3); i++)
+        if (!silentAt(rec, i)) return ((i - from) / RATE) * 1000
+      return Number.NaN
+    })
+    return { cpu, heardMs }
+  } finally {
+    recorder.stop()
+    await browser.close()
+  }
+}
+
 async function main() {
-  const { app, close } = await startTarget()
+  const target = await startTarget()
+  const { app } = target
+  let closed = false
+  const close = async () => {
+    if (closed) return
+    closed = true
+    await target.close()
+  }
   if (before) {
     // "Before": the <audio> element engine, as the app played until issue 22 (no Web Audio).
     await app.page.addInitScript(() => {
@@ -493,7 +606,7 @@ async function main() {
     for (let i = 0; i < 3; i++) {
       await sleep(700)
       marks.seek.push(Date.now())
-      await playerCall(app.page, 'seek', 5000 + i * 5000)
+      await playerCall(app.page, 'seek', SEEK_TARGETS_S[i] * 1000)
     }
     await sleep(1000)
     // CPU while playing: the now-playing screen, then a list page. The queue again from its first song
@@ -590,6 +703,20 @@ async function main() {
     }
     const pauses = marks.pause.map((at) => edge(at, 'pause'))
     const seeks = marks.seek.map((at) => edge(at, 'seek'))
+    // The same seeks found by their sound: where the file's new position (from 30 ms after it, past
+    // the fade in) lines up with the recording within 400 ms of the command, less those 30 ms.
+    const seekSong = await filePcm(app, songs[songs.length - 1])
+    const seeksFound = marks.seek.map((at, i) => {
+      const center = recorder.frameAt(at)
+      const found = findInRecording(
+        rec,
+        seekSong,
+        SEEK_TARGETS_S[i] + 0.03,
+        center - RATE / 50,
+        center + 0.4 * RATE,
+      )
+      return { ms: ms(found.frame - 0.03 * RATE - center), correlation: found.correlation }
+    })
     // Loudness of each song as heard: 1 s to 3.5 s after it was asked to play (measured by then).
     const loudness = marks.loud.map((at) => {
       const from = recorder.frameAt(at + 1000)
@@ -652,6 +779,7 @@ async function main() {
     )
     console.log(
       `seek: last 1 ms before the cut ${seeks.map((p) => fmt(p.cutDb)).join(', ')} dBFS; fade ${seeks.map((p) => p.fadeMs).join(', ')} ms; steepest 1 ms fall ${seeks.map((p) => fmt(p.stepDb, 0)).join(', ')} dB; silence ${seeks.map((p) => fmt(p.silenceMs)).join(', ')} ms; new position heard after the command ${seeks.map((p) => fmt((p as { heardAfterMs: number }).heardAfterMs)).join(', ')} ms`,
+      `\n  the new position found by its sound (correlation with the file): ${seeksFound.map((p) => fmt(p.ms)).join(', ')} ms after the command (correlation ${seeksFound.map((p) => fmt(p.correlation, 2)).join(', ')})`,
     )
     console.log(
       `click → first audible sample (the file's own silent head subtracted: ${silences
@@ -684,6 +812,12 @@ async function main() {
     )
     console.log(
       `(the wall-clock → recording mapping is the least-delayed parec chunk: latencies include up to its buffering)`,
+    )
+    await close()
+    const floor = await floors()
+    console.log(
+      `floors, the same Chromium playing a tone through a gain and a compressor in a blank page: CPU over 8 s ${fmt(floor.cpu.ours)} % (${floor.cpu.kinds}; renderer threads ${floor.cpu.threads})`,
+      `\n  a burst scheduled at the context's clock, heard after the command: median ${fmt(median(floor.heardMs))} ms (${floor.heardMs.map((m) => fmt(m)).join(', ')})`,
     )
   } finally {
     await close()
