@@ -249,6 +249,26 @@ describe('Web Audio output: fades', () => {
     expect(requests).toBeGreaterThan(asked)
   })
 
+  it('a seek while the last one still crosses over goes on from the level reached: no jump, no sum over 1', async () => {
+    output.src = POSITIONS
+    await output.play()
+    await advance(5)
+    const at = context.currentTime
+    output.currentTime = 8
+    context.currentTime = at + 0.005
+    output.currentTime = 11
+    const level = (t: number) =>
+      gainOf(
+        context.sources.filter((s) => s.buffer),
+        t,
+      )
+    for (let t = at; t < at + 0.04; t += 0.0005) {
+      expect(level(t)).toBeLessThanOrEqual(1.001)
+      expect(Math.abs(level(t + 0.0005) - level(t))).toBeLessThan(0.06)
+    }
+    expect(level(at + 0.04)).toBe(1)
+  })
+
   it('a second seek before the first is here fades the transport, then plays the last position at full level', async () => {
     output.src = A
     await output.play()

@@ -96,6 +96,8 @@ export class Track {
   private wholeInstead?: () => Promise<void>
   private chunks: Chunk[] = []
   private run?: GainNode
+  /** The current run's fade in (a seek or a speed change crossing into it): from `at`, over `seconds`. */
+  private runFadeIn = { at: 0, seconds: 0 }
   private stretcher?: Stretcher
   /** Clock time the next chunk's first frame plays; frames scheduled since the run began, and when. */
   private cursorTime = 0
@@ -273,7 +275,7 @@ export class Track {
     const old = this.run
     const oldChunks = [...this.chunks]
     const hold = frameAfter(this.context, SEEK_HOLD_SECONDS)
-    if (old) rampFrom(old.gain, hold, 1, 0, FADE_SECONDS)
+    if (old) rampFrom(old.gain, hold, this.runLevelAt(hold), 0, FADE_SECONDS)
     for (const chunk of oldChunks) stopChunk(chunk, hold + FADE_SECONDS)
     this.epoch++
     this.pumping = undefined
@@ -281,7 +283,7 @@ export class Track {
       position,
       (at, exact) => {
         // Crossing before the hold ends: the old position fades out from full level at `at` instead.
-        if (old && at < hold) rampFrom(old.gain, at, 1, 0, FADE_SECONDS)
+        if (old && at < hold) rampFrom(old.gain, at, this.runLevelAt(at), 0, FADE_SECONDS)
         for (const chunk of oldChunks) stopChunk(chunk, Math.min(at, hold) + FADE_SECONDS)
         this.clockKnown = true
         this.clock.reset(at, exact, this.speed)
@@ -315,7 +317,7 @@ export class Track {
     const shift = Math.round((planned - at) * rate) / rate
     const exact = this.clock.position(at + shift)
     const oldChunks = this.chunks
-    rampFrom(old.gain, at, 1, 0, FADE_SECONDS)
+    rampFrom(old.gain, at, this.runLevelAt(at), 0, FADE_SECONDS)
     for (const chunk of oldChunks) stopChunk(chunk, at + FADE_SECONDS)
     const { runStart, scheduledFrames, endTime } = this
     this.clock.reset(at, exact, this.speed)
@@ -413,16 +415,24 @@ export class Track {
     const old = this.run
     const run = this.context.createGain()
     run.connect(this.output)
-    if (fadeIn > 0 && old) {
+    const fades = fadeIn > 0 && !!old
+    if (fades) {
       run.gain.value = 0
       run.gain.setValueAtTime(0, at)
       run.gain.linearRampToValueAtTime(1, at + fadeIn)
     }
+    this.runFadeIn = { at, seconds: fades ? fadeIn : 0 }
     if (old) this.later(at + Math.max(fadeIn, SPEED_SWITCH_SECONDS), () => old.disconnect())
     this.run = run
     this.runStart = at
     this.cursorTime = at
     this.scheduledFrames = 0
+  }
+
+  /** The current run's gain at clock time `t`: under 1 only while it fades in (a seek crossing into it). */
+  private runLevelAt(t: number): number {
+    const { at, seconds } = this.runFadeIn
+    return seconds > 0 ? Math.min(1, Math.max(0, (t - at) / seconds)) : 1
   }
 
   /** Keeps `AHEAD_SECONDS` of the clock scheduled ahead of it. */
