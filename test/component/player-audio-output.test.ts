@@ -171,12 +171,16 @@ describe('Web Audio output: fades', () => {
   const gainOf = (sources: FakeSource[], t: number) =>
     Math.round(sources.filter((s) => s.playsAt(t)).reduce((sum, s) => sum + s.gainTo(t), 0) * 1000) / 1000
 
-  it('seeking while playing: the old position plays on until the new one is here, then they cross over 12 ms', async () => {
-    output.src = A
+  /** Plays `url` for 5 s: the clock time then, and the sources scheduled so far. */
+  async function playFor5Seconds(url = A) {
+    output.src = url
     await output.play()
     await advance(5)
-    const at = context.currentTime
-    const old = context.sources.filter((s) => s.buffer)
+    return { at: context.currentTime, old: context.sources.filter((s) => s.buffer) }
+  }
+
+  it('seeking while playing: the old position plays on until the new one is here, then they cross over 12 ms', async () => {
+    const { at, old } = await playFor5Seconds()
     // Back, past the file's first 64 KB (kept from its opening): read again.
     output.currentTime = 4.5
     await advance(0.05)
@@ -199,11 +203,7 @@ describe('Web Audio output: fades', () => {
   })
 
   it('seeking while playing: a new position that is slow to come fades the old one out in 60 ms, then fades in', async () => {
-    output.src = A
-    await output.play()
-    await advance(5)
-    const at = context.currentTime
-    const old = context.sources.filter((s) => s.buffer)
+    const { at, old } = await playFor5Seconds()
     let release = () => undefined as void
     held = new Promise((resolve) => (release = resolve))
     output.currentTime = 4.5
@@ -223,12 +223,8 @@ describe('Web Audio output: fades', () => {
   })
 
   it('seeking forward within what is read ahead reads nothing: the same buffers, from the new position', async () => {
-    output.src = POSITIONS
-    await output.play()
-    await advance(5)
+    const { at, old } = await playFor5Seconds(POSITIONS)
     const asked = requests
-    const at = context.currentTime
-    const old = context.sources.filter((s) => s.buffer)
     output.currentTime = 12.5
     expect(requests).toBe(asked)
     const jumped = context.sources.filter((s) => s.buffer && !old.includes(s))
@@ -250,10 +246,7 @@ describe('Web Audio output: fades', () => {
   })
 
   it('a seek while the last one still crosses over goes on from the level reached: no jump, no sum over 1', async () => {
-    output.src = POSITIONS
-    await output.play()
-    await advance(5)
-    const at = context.currentTime
+    const { at } = await playFor5Seconds(POSITIONS)
     output.currentTime = 8
     context.currentTime = at + 0.005
     output.currentTime = 11
