@@ -482,13 +482,17 @@ async function main() {
     }
     // Media requests on the app's scheme (each crosses the harness's bridge: its cost is Chromium's here).
     const media = (window.__benchMedia = { requests: 0, bytes: 0 })
+    // When each media request and each song resolve began and how long it took (the click's parts).
+    const timed = (window.__benchTimed = [])
     const fetchBefore = window.fetch
     window.fetch = async (...args) => {
+      const began = performance.now()
       const answer = await fetchBefore(...args)
       const url = String(args[0] instanceof Request ? args[0].url : args[0])
       if (url.startsWith('cadence-media:')) {
         media.requests++
         media.bytes += Number(answer.headers.get('content-length') ?? 0)
+        timed.push({ kind: 'media', began, ms: performance.now() - began })
       }
       return answer
     }
@@ -521,11 +525,33 @@ async function main() {
 
     // Click → first audible sample, 5 times: a song not yet resolved, from silence.
     const clockClicks: number[] = []
+    // The two crossings of the end-to-end harness on a click's path (Electron has neither bridge): the
+    // song's resolve over IPC and its first media range, each timed in the page.
+    await app.page.evaluate(`(() => {
+      const bridge = window.cadence
+      const invoke = bridge.invoke
+      try {
+        bridge.invoke = (...args) => {
+          const began = performance.now()
+          return invoke.apply(bridge, args).finally(() => {
+            if (args[0] === 'player:resolve') window.__benchTimed.push({ kind: 'resolve', began, ms: performance.now() - began })
+          })
+        }
+      } catch {}
+    })()`)
+    const crossings: { resolve: number; media: number }[] = []
     for (const song of songs.slice(0, 5)) {
       const pageMark = (await app.page.evaluate('performance.now()')) as number
       marks.click.push(Date.now())
       await playSongs(app.page, [song])
       await waitForClock(app.page, 0.6)
+      crossings.push(
+        (await app.page.evaluate(`(() => {
+          const after = window.__benchTimed.filter((t) => t.began >= ${pageMark})
+          const first = (kind) => after.find((t) => t.kind === kind)?.ms ?? NaN
+          return { resolve: first('resolve'), media: first('media') }
+        })()`)) as { resolve: number; media: number },
+      )
       // The same click on the audio clock: the song's first start(at), mapped to the page's clock with
       // getOutputTimestamp() (which includes the device's latency).
       clockClicks.push(
@@ -789,6 +815,7 @@ async function main() {
           ', ',
         )} ms), ms: median ${fmt(median(clicks))} (${clicks.map((c) => fmt(c, 0)).join(', ')}; first ${fmt(clicks[0], 0)})`,
       `\n  the same clicks on the audio clock (first start(at) via getOutputTimestamp), ms: median ${fmt(median(clockClicks))} (${clockClicks.map((c) => fmt(c, 0)).join(', ')})`,
+      `\n  of which the harness's crossings (Electron has neither bridge): the song's resolve over IPC ${crossings.some((c) => Number.isFinite(c.resolve)) ? `${crossings.map((c) => fmt(c.resolve)).join(', ')} ms` : 'not timed (the bridge object is frozen, as contextBridge makes it)'}, its first media range ${crossings.map((c) => fmt(c.media)).join(', ')} ms`,
     )
     console.log(
       `loudness per song as heard 1-3.5 s after the click, LUFS: ${loudness.map((l) => fmt(l)).join(', ')}; spread ${fmt(spread)} LU`,
