@@ -243,9 +243,9 @@ export class Track {
       (at, exact) => {
         for (const chunk of this.chunks) stopChunk(chunk, at + SPEED_SWITCH_SECONDS)
         this.clock.add(at, exact, speed)
-        // Linear: the two renderings are of the same music, largely in phase. From its level (1: a run's
-        // gain is set only by these crossings) at `at`, not from its last event.
-        if (this.run) rampFrom(this.run.gain, at, this.run.gain.value, 0, SPEED_SWITCH_SECONDS)
+        // Linear: the two renderings are of the same music, largely in phase. From its level at `at`
+        // (under 1 only while a seek still crosses into it), not from its last event.
+        if (this.run) rampFrom(this.run.gain, at, this.runLevelAt(at), 0, SPEED_SWITCH_SECONDS)
         this.newRun(at, SPEED_SWITCH_SECONDS)
       },
       () => Math.max(planned, frameAfter(this.context, START_LEAD_SECONDS)),
@@ -282,7 +282,7 @@ export class Track {
     return this.begin(
       position,
       (at, exact) => {
-        // Crossing before the hold ends: the old position fades out from full level at `at` instead.
+        // Crossing before the hold ends: the old position fades out from its level at `at` instead.
         if (old && at < hold) rampFrom(old.gain, at, this.runLevelAt(at), 0, FADE_SECONDS)
         for (const chunk of oldChunks) stopChunk(chunk, Math.min(at, hold) + FADE_SECONDS)
         this.clockKnown = true
