@@ -48,9 +48,8 @@ const SEEK_WITHIN_MARGIN_SECONDS = 1
 
 interface Chunk {
   node: AudioBufferSourceNode
-  /** Clock time its first frame plays, and the run it plays in. */
+  /** Clock time its first frame plays. */
   start: number
-  run: GainNode
   end: number
   /** When it was told to stop: a later, later stop must not undo an earlier one. */
   stopAt: number
@@ -241,11 +240,9 @@ export class Track {
     const at = await this.begin(
       this.position(planned),
       (at, exact) => {
-        for (const chunk of this.chunks) stopChunk(chunk, at + SPEED_SWITCH_SECONDS)
+        // Linear: the two renderings are of the same music, largely in phase.
+        this.fadeOutRun(this.run, this.chunks, at, SPEED_SWITCH_SECONDS)
         this.clock.add(at, exact, speed)
-        // Linear: the two renderings are of the same music, largely in phase. From its level at `at`
-        // (under 1 only while a seek still crosses into it), not from its last event.
-        if (this.run) rampFrom(this.run.gain, at, this.runLevelAt(at), 0, SPEED_SWITCH_SECONDS)
         this.newRun(at, SPEED_SWITCH_SECONDS)
       },
       () => Math.max(planned, frameAfter(this.context, START_LEAD_SECONDS)),
@@ -275,16 +272,14 @@ export class Track {
     const old = this.run
     const oldChunks = [...this.chunks]
     const hold = frameAfter(this.context, SEEK_HOLD_SECONDS)
-    if (old) rampFrom(old.gain, hold, this.runLevelAt(hold), 0, FADE_SECONDS)
-    for (const chunk of oldChunks) stopChunk(chunk, hold + FADE_SECONDS)
+    this.fadeOutRun(old, oldChunks, hold, FADE_SECONDS)
     this.epoch++
     this.pumping = undefined
     return this.begin(
       position,
       (at, exact) => {
-        // Crossing before the hold ends: the old position fades out from its level at `at` instead.
-        if (old && at < hold) rampFrom(old.gain, at, this.runLevelAt(at), 0, FADE_SECONDS)
-        for (const chunk of oldChunks) stopChunk(chunk, Math.min(at, hold) + FADE_SECONDS)
+        // Crossing before the hold ends: the old position fades out from `at` instead.
+        if (at < hold) this.fadeOutRun(old, oldChunks, at, FADE_SECONDS)
         this.clockKnown = true
         this.clock.reset(at, exact, this.speed)
         this.newRun(at, FADE_SECONDS)
@@ -309,7 +304,8 @@ export class Track {
     if (
       !old ||
       this.pumping ||
-      this.chunks.some((chunk) => chunk.run !== old || chunk.stopAt !== Number.POSITIVE_INFINITY) ||
+      // A chunk told to stop belongs to a run being left (a speed change or a seek still crossing).
+      this.chunks.some((chunk) => chunk.stopAt !== Number.POSITIVE_INFINITY) ||
       planned <= at ||
       planned > this.cursorTime - SEEK_WITHIN_MARGIN_SECONDS
     )
@@ -317,8 +313,7 @@ export class Track {
     const shift = Math.round((planned - at) * rate) / rate
     const exact = this.clock.position(at + shift)
     const oldChunks = this.chunks
-    rampFrom(old.gain, at, this.runLevelAt(at), 0, FADE_SECONDS)
-    for (const chunk of oldChunks) stopChunk(chunk, at + FADE_SECONDS)
+    this.fadeOutRun(old, oldChunks, at, FADE_SECONDS)
     const { runStart, scheduledFrames, endTime } = this
     this.clock.reset(at, exact, this.speed)
     this.newRun(at, FADE_SECONDS)
@@ -337,7 +332,7 @@ export class Track {
       node.connect(run)
       if (start >= at) node.start(start)
       else node.start(at, at - start)
-      this.track({ node, start, run, end, stopAt: Number.POSITIVE_INFINITY })
+      this.track({ node, start, end, stopAt: Number.POSITIVE_INFINITY })
     }
     return at
   }
@@ -429,6 +424,15 @@ export class Track {
     this.scheduledFrames = 0
   }
 
+  /**
+   * Fades `run` (the current one) out over `seconds` from `at`, from the level it has then (not from its
+   * last event), and stops `chunks` where the fade ends.
+   */
+  private fadeOutRun(run: GainNode | undefined, chunks: readonly Chunk[], at: number, seconds: number) {
+    if (run) rampFrom(run.gain, at, this.runLevelAt(at), 0, seconds)
+    for (const chunk of chunks) stopChunk(chunk, at + seconds)
+  }
+
   /** The current run's gain at clock time `t`: under 1 only while it fades in (a seek crossing into it). */
   private runLevelAt(t: number): number {
     const { at, seconds } = this.runFadeIn
@@ -484,7 +488,6 @@ export class Track {
       const chunk = {
         node,
         start: this.runStart + (this.scheduledFrames - length) / rate,
-        run: this.run!,
         end: this.runStart + this.scheduledFrames / rate,
         stopAt: Number.POSITIVE_INFINITY,
       }
