@@ -38,6 +38,8 @@ const quirks = process.argv.includes('--quirks')
 const LONG_SECONDS = 12
 /** Where the three seeks go (s into the last song). */
 const SEEK_TARGETS_S = [5, 10, 15]
+/** BENCH_CHROMIUM_ARGS: extra Chromium flags, to compare (e.g. `--audio-buffer-size=128`). */
+const EXTRA_CHROMIUM_ARGS = (process.env.BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)
 /** Below this (−60 dBFS) a recorded sample counts as silence. */
 const SILENT = 0.001
 const root = await mkdtemp(join(tmpdir(), 'cadence-bench-audio-'))
@@ -168,6 +170,13 @@ function findInRecording(
   return best
 }
 
+/** The first frame over the silence threshold in [from, to) (the recording's end by default). */
+function firstSound(rec: Float32Array[], from: number, to = rec[0].length): number {
+  let i = Math.max(0, from)
+  while (i < Math.min(to, rec[0].length) && silentAt(rec, i)) i++
+  return i < Math.min(to, rec[0].length) ? i : Number.NaN
+}
+
 /** RMS in dBFS of `frames` frames from `at`. */
 function rmsDb(rec: Float32Array[], at: number, frames: number): number {
   let sum = 0
@@ -233,6 +242,8 @@ async function playerCall(page: Page, action: string, arg?: number) {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]
+/** Frames of the recording as milliseconds. */
+const ms = (frames: number) => (frames / RATE) * 1000
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : String(n))
 
 /**
@@ -343,8 +354,7 @@ async function startTarget(): Promise<{ app: App; close(): Promise<void> }> {
   const audible = {
     audible: true,
     chromiumEnv: { PULSE_SERVER },
-    // BENCH_CHROMIUM_ARGS: extra Chromium flags, to compare (e.g. `--audio-buffer-size=128`).
-    chromiumArgs: (process.env.BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean),
+    chromiumArgs: EXTRA_CHROMIUM_ARGS,
   }
   if (!quirks) {
     const app = await startApp(audible)
@@ -394,7 +404,7 @@ async function startTarget(): Promise<{ app: App; close(): Promise<void> }> {
 async function floors(): Promise<{ cpu: Awaited<ReturnType<typeof cpuOver>>; heardMs: number[] }> {
   const browser = await chromium.launch({
     executablePath: findChromium(),
-    args: [...CHROMIUM_FLAGS, ...(process.env.BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)],
+    args: [...CHROMIUM_FLAGS, ...EXTRA_CHROMIUM_ARGS],
     env: { ...process.env, PULSE_SERVER } as Record<string, string>,
     ignoreDefaultArgs: ['--mute-audio'],
   })
@@ -439,9 +449,7 @@ async function floors(): Promise<{ cpu: Awaited<ReturnType<typeof cpuOver>>; hea
     const rec = recorder.stop()
     const heardMs = marks.map((at) => {
       const from = recorder.frameAt(at)
-      for (let i = Math.max(0, from - RATE / 100); i < Math.min(rec[0].length, from + RATE / 3); i++)
-        if (!silentAt(rec, i)) return ((i - from) / RATE) * 1000
-      return Number.NaN
+      return ms(firstSound(rec, from, from + RATE / 3) - from)
     })
     return { cpu, heardMs }
   } finally {
@@ -482,7 +490,7 @@ async function main() {
     }
     // Media requests on the app's scheme (each crosses the harness's bridge: its cost is Chromium's here).
     const media = (window.__benchMedia = { requests: 0, bytes: 0 })
-    // When each media request and each song resolve began and how long it took (the click's parts).
+    // When each media request began and how long it took (a click's first one is on its path).
     const timed = (window.__benchTimed = [])
     const fetchBefore = window.fetch
     window.fetch = async (...args) => {
@@ -492,7 +500,7 @@ async function main() {
       if (url.startsWith('cadence-media:')) {
         media.requests++
         media.bytes += Number(answer.headers.get('content-length') ?? 0)
-        timed.push({ kind: 'media', began, ms: performance.now() - began })
+        timed.push({ began, ms: performance.now() - began })
       }
       return answer
     }
@@ -525,32 +533,19 @@ async function main() {
 
     // Click → first audible sample, 5 times: a song not yet resolved, from silence.
     const clockClicks: number[] = []
-    // The two crossings of the end-to-end harness on a click's path (Electron has neither bridge): the
-    // song's resolve over IPC and its first media range, each timed in the page.
-    await app.page.evaluate(`(() => {
-      const bridge = window.cadence
-      const invoke = bridge.invoke
-      try {
-        bridge.invoke = (...args) => {
-          const began = performance.now()
-          return invoke.apply(bridge, args).finally(() => {
-            if (args[0] === 'player:resolve') window.__benchTimed.push({ kind: 'resolve', began, ms: performance.now() - began })
-          })
-        }
-      } catch {}
-    })()`)
-    const crossings: { resolve: number; media: number }[] = []
+    // The click's first media range, timed in the page: it crosses the end-to-end harness's bridge, which
+    // Electron does not have (the song's resolve crosses another, which cannot be timed from the page:
+    // the bridge object is frozen, as contextBridge makes it).
+    const firstRanges: number[] = []
     for (const song of songs.slice(0, 5)) {
       const pageMark = (await app.page.evaluate('performance.now()')) as number
       marks.click.push(Date.now())
       await playSongs(app.page, [song])
       await waitForClock(app.page, 0.6)
-      crossings.push(
-        (await app.page.evaluate(`(() => {
-          const after = window.__benchTimed.filter((t) => t.began >= ${pageMark})
-          const first = (kind) => after.find((t) => t.kind === kind)?.ms ?? NaN
-          return { resolve: first('resolve'), media: first('media') }
-        })()`)) as { resolve: number; media: number },
+      firstRanges.push(
+        (await app.page.evaluate(
+          `window.__benchTimed.find((t) => t.began >= ${pageMark})?.ms ?? NaN`,
+        )) as number,
       )
       // The same click on the audio clock: the song's first start(at), mapped to the page's clock with
       // getOutputTimestamp() (which includes the device's latency).
@@ -673,13 +668,10 @@ async function main() {
     }
 
     // ---- figures ----
-    const ms = (frames: number) => (frames / RATE) * 1000
     // The file's own silent head is the music's, not the player's (as at the boundaries).
     const clicks = marks.click.map((at, n) => {
       const from = recorder.frameAt(at)
-      let i = Math.max(0, from)
-      while (i < rec[0].length && silentAt(rec, i)) i++
-      return ms(i - from) - silences[n].head
+      return ms(firstSound(rec, from) - from) - silences[n].head
     })
     const gaps = marks.boundary.map((at, i) => {
       // The boundary happened before the title changed (the output notices an end within 250 ms); the
@@ -815,7 +807,7 @@ async function main() {
           ', ',
         )} ms), ms: median ${fmt(median(clicks))} (${clicks.map((c) => fmt(c, 0)).join(', ')}; first ${fmt(clicks[0], 0)})`,
       `\n  the same clicks on the audio clock (first start(at) via getOutputTimestamp), ms: median ${fmt(median(clockClicks))} (${clockClicks.map((c) => fmt(c, 0)).join(', ')})`,
-      `\n  of which the harness's crossings (Electron has neither bridge): the song's resolve over IPC ${crossings.some((c) => Number.isFinite(c.resolve)) ? `${crossings.map((c) => fmt(c.resolve)).join(', ')} ms` : 'not timed (the bridge object is frozen, as contextBridge makes it)'}, its first media range ${crossings.map((c) => fmt(c.media)).join(', ')} ms`,
+      `\n  of which the first media range through the harness's bridge (Electron has none): ${firstRanges.map((m) => fmt(m)).join(', ')} ms`,
     )
     console.log(
       `loudness per song as heard 1-3.5 s after the click, LUFS: ${loudness.map((l) => fmt(l)).join(', ')}; spread ${fmt(spread)} LU`,
