@@ -1,6 +1,10 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createCore, createMemoryStore } from '@main/core'
 import { MAX_DOWNLOADS } from '@main/core/downloads/queue'
+import { createMediaCache, DEFAULT_MEDIA_LIMITS } from '@main/core/media-cache'
 import type { CollectionSong, DownloadsSummary, IpcResult } from '@shared/ipc/contract'
 import { createTestCipher } from '../support/test-cipher'
 
@@ -67,5 +71,45 @@ describe('the download queue against a renderer that enqueues without end', () =
     const one = await invoke('downloads:add', { songs: songs(10_001, 1) })
     expect(one).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
     expect(await total()).toBe(10_000)
+  })
+})
+
+describe('the media cache against an answer that announces more than any song', () => {
+  const MIB = 1024 * 1024
+  let dir: string
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('refuses a download without meta.size whose Content-Length passes the cap, before reading its body', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'cadence-hostile-cache-'))
+    const announced = DEFAULT_MEDIA_LIMITS.unsizedMaxBytes + MIB
+    let pulled = 0
+    // The body would go on for 64 MiB (then end short of what it announced).
+    const fetch = (async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulled >= 64 * MIB) return controller.close()
+            pulled += 64 * 1024
+            controller.enqueue(new Uint8Array(64 * 1024))
+          },
+        }),
+        { headers: { 'content-type': 'audio/flac', 'content-length': String(announced) } },
+      )) as typeof globalThis.fetch
+    const cache = createMediaCache({
+      dir: join(dir, 'media-cache'),
+      maxBytes: () => 2048 * MIB,
+      fetch,
+      timers: { setTimeout: () => 0, clearTimeout: () => undefined },
+    })
+    const key = { sourceId: 'hostile', songId: '1', bitrate: 999000 }
+    await expect(
+      cache.fill(key, async () => ({ url: 'http://127.0.0.1:9/song' }), { pin: true }),
+    ).rejects.toMatchObject({
+      reason: 'too-large',
+      message: expect.stringMatching(/did not say how large the file is, and it is more than 512 MiB/),
+    })
+    // At most what the stream queued by itself before anyone read it.
+    expect(pulled).toBeLessThanOrEqual(128 * 1024)
+    expect(readdirSync(join(dir, 'media-cache')).filter((name) => name.includes('.partial'))).toEqual([])
   })
 })
