@@ -110,7 +110,7 @@ describe('media cache', () => {
     expect(await restarted.lookup(key('a'))).toBeUndefined()
   })
 
-  it('evicts the least recently played song first, and never a download', async () => {
+  it('evicts the least recently played song first, never a download, and counts downloads against the cap', async () => {
     const server = mediaServer()
     const origins = Object.fromEntries(
       ['a', 'b', 'c', 'd', 'e'].map((id) => [id, server.put(`http://src/${id}`, 3000)]),
@@ -119,18 +119,22 @@ describe('media cache', () => {
     await cache.fill(key('a'), async () => origins.a!, { pin: true })
     await cache.fill(key('b'), async () => origins.b!)
     await cache.fill(key('c'), async () => origins.c!)
-    await cache.fill(key('d'), async () => origins.d!)
-    expect(cache.usage()).toMatchObject({ cachedBytes: 9000, downloadedBytes: 3000 })
+    expect(cache.usage()).toMatchObject({ cachedBytes: 6000, downloadedBytes: 3000 })
     await cache.lookup(key('b')) // b played again: c is now the least recent
-    await cache.fill(key('e'), async () => origins.e!)
+    // 12,000 bytes with d would pass the 10,000 cap (the download counts): c goes, the download stays.
+    await cache.fill(key('d'), async () => origins.d!)
     expect(cache.has(key('c'))).toBe(false)
     expect(cache.has(key('a'))).toBe(true)
     expect(cache.has(key('b'))).toBe(true)
-    expect(cache.usage()).toMatchObject({ cachedBytes: 9000, cachedCount: 3, downloadedCount: 1 })
-    expect(filesIn(dir).filter((n) => n.endsWith('.audio'))).toHaveLength(4)
+    expect(cache.usage()).toMatchObject({ cachedBytes: 6000, cachedCount: 2, downloadedCount: 1 })
+    expect(filesIn(dir).filter((n) => n.endsWith('.audio'))).toHaveLength(3)
+    // A new download makes room too: b, the least recently played, goes.
+    await cache.fill(key('e'), async () => origins.e!, { pin: true })
+    expect([cache.has(key('b')), cache.has(key('d')), cache.has(key('e'))]).toEqual([false, true, true])
+    expect(cache.usage()).toMatchObject({ cachedBytes: 3000, downloadedBytes: 6000 })
 
     const cleared = await cache.clear()
-    expect(cleared).toMatchObject({ cachedBytes: 0, cachedCount: 0, downloadedCount: 1 })
+    expect(cleared).toMatchObject({ cachedBytes: 0, cachedCount: 0, downloadedCount: 2 })
     expect(await cache.lookup(key('a'))).toBeDefined()
   })
 
@@ -138,14 +142,17 @@ describe('media cache', () => {
     const server = mediaServer()
     let cap = 10_000
     const cache = open(server, { maxBytes: () => cap })
-    for (const id of ['a', 'b', 'c'])
+    for (const id of ['c', 'a', 'b'])
       await cache.fill(key(id), async () => server.put(`http://src/${id}`, 3000))
     await cache.pin(key('c'))
+    cap = 6000
+    await cache.enforceCap()
+    // The download counts: one played song fits beside it, the older one went.
+    expect([cache.has(key('a')), cache.has(key('b')), cache.has(key('c'))]).toEqual([false, true, true])
+    await cache.pin(key('c'), false) // the download is removed: now it is the least recently played song
     cap = 3000
     await cache.enforceCap()
-    expect([cache.has(key('a')), cache.has(key('b')), cache.has(key('c'))]).toEqual([false, true, true])
-    await cache.pin(key('c'), false) // the download is removed: now it counts, and the older one goes
-    expect([cache.has(key('b')), cache.has(key('c'))]).toEqual([false, true])
+    expect([cache.has(key('b')), cache.has(key('c'))]).toEqual([true, false])
     expect(cache.usage()).toMatchObject({ cachedBytes: 3000, downloadedBytes: 0 })
   })
 
@@ -277,6 +284,8 @@ describe.skipIf(!tmpfs)('media cache on a full tmpfs', () => {
       maxBytes: () => 10 * 1024 ** 2,
       fetch: server.fetch,
       timers: manualTimers,
+      // The write itself fails (ENOSPC): no free space is kept back here.
+      limits: { reserveBytes: 0 },
     })
     const small = server.put('http://src/small', 300_000)
     await cache.fill(key('small'), async () => small)

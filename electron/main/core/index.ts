@@ -124,6 +124,8 @@ export function createCore(deps: CoreDeps): Core {
   const { emitSources } = active
   const { call, offline } = wireOffline({
     mediaDir: deps.mediaDir,
+    limits: deps.mediaLimits,
+    freeSpace: deps.freeSpace,
     store,
     settings,
     events,

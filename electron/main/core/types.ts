@@ -12,6 +12,7 @@ import type { Handlers, IpcRouter } from './ipc/router'
 import type { LoggerFactory } from './log'
 import type { createListen, ListenPorts } from './listen'
 import type { MediaHandler } from './media'
+import type { FreeSpaceProbe, MediaLimits } from './media-cache'
 import type { createOffline } from './offline'
 import type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
 import type { SettingsService } from './settings/service'
@@ -26,6 +27,13 @@ import type { createUpdateService, UpdaterPort } from './updates'
 export interface CoreDeps {
   /** The media cache and downloads folder (the app: `<userData>/media-cache`; default: under the OS temp dir). */
   mediaDir?: string
+  /**
+   * The byte cap, free-space reserve and deadlines of every song file main fetches from a data source
+   * (default `DEFAULT_MEDIA_LIMITS`; tests shorten them).
+   */
+  mediaLimits?: Partial<MediaLimits>
+  /** Free bytes on the disk holding a folder (default: `fs.statfs`). */
+  freeSpace?: FreeSpaceProbe
   store: KeyValueStore
   cipher: SecretCipher
   /** Only our own renderer may call main. */

@@ -1,3 +1,4 @@
+import { CadenceError } from '@shared/errors'
 import type { CollectionSong, DownloadRow, DownloadsPage, DownloadsSummary } from '@shared/ipc/contract'
 import type { CacheKey } from '../media-cache'
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, MAX_ATTEMPTS, NotAvailable, backoffMs, judge } from './retry'
@@ -11,6 +12,11 @@ export type { DownloadsDeps, ResolvedDownload }
 
 /** Songs fetched at once. */
 export const DEFAULT_CONCURRENCY = 3
+/**
+ * Most songs the queue holds (done or not): each is kept in the store, which is written whole, and walked
+ * for every summary. As many as the largest playlist the app keeps (`COLLECTION_MAX_SONGS`).
+ */
+export const MAX_DOWNLOADS = 10_000
 /** The queue is written at most this often (electron-store rewrites its whole file each time). */
 const SAVE_DELAY_MS = 1500
 const EMIT_DELAY_MS = 200
@@ -172,7 +178,7 @@ export function createDownloads(deps: DownloadsDeps) {
         enqueue(key, true)
         paused = true
         diskFull = true
-        message = 'The disk is full: downloads are paused. Free some space, then resume.'
+        message = `${verdict.message}: downloads are paused. Free some space, then resume.`
         deps.log.warn('disk full: downloads paused')
         for (const controller of running.values()) controller.abort()
         return
@@ -268,6 +274,21 @@ export function createDownloads(deps: DownloadsDeps) {
      */
     add(songs: CollectionSong[], cover?: string): DownloadsSummary {
       const sourceId = deps.activeSourceId()
+      const fresh = new Set<string>()
+      for (const song of songs) {
+        const key = itemKey(sourceId, String(song.id))
+        if (!items.has(key)) fresh.add(key)
+      }
+      if (items.size + fresh.size > MAX_DOWNLOADS) {
+        // All or nothing: a playlist half downloaded without a word would be worse.
+        throw new CadenceError({
+          kind: 'invalid-argument',
+          message:
+            `Downloads hold at most ${MAX_DOWNLOADS.toLocaleString('en')} songs: ` +
+            `${items.size.toLocaleString('en')} are there and ${fresh.size.toLocaleString('en')} more ` +
+            'would not fit. Remove some downloads first.',
+        })
+      }
       for (const song of songs) {
         const key = itemKey(sourceId, String(song.id))
         const held = items.get(key)

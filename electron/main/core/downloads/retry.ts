@@ -13,7 +13,8 @@ export function judge(error: unknown): Verdict {
   if (error instanceof MediaCacheError) {
     switch (error.reason) {
       case 'disk-full':
-        return { kind: 'disk-full', message: 'The disk is full' }
+        // The disk is full, or would be left with less than Cadence keeps free.
+        return { kind: 'disk-full', message: error.message }
       case 'cancelled':
         return { kind: 'cancelled', message: 'Cancelled' }
       case 'corrupt':

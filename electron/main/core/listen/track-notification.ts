@@ -1,10 +1,13 @@
 import type { TrackInfo } from '@shared/ipc/contract'
 import type { Logger } from '../log'
+import { fetchCover, MAX_COVER_BYTES } from '../offline/extras'
 import type { NotifierPort } from './ports'
 
-/** A cover larger than this is not fetched for a notification. */
-export const MAX_COVER_BYTES = 2 * 1024 * 1024
+/** A cover larger than this is not fetched for a notification (read no further than that). */
+export { MAX_COVER_BYTES }
 export const COVER_TIMEOUT_MS = 3000
+/** The image types a notification shows. */
+const NOTIFICATION_TYPES = /^image\/(png|jpeg|webp|gif)$/
 
 /**
  * The track-change notification: shown when the setting is on, for a song not announced just before,
@@ -22,13 +25,12 @@ export function createTrackNotifier(deps: {
   async function cover(url: string | undefined): Promise<Uint8Array | undefined> {
     if (!url || !deps.fetch) return undefined
     try {
-      const response = await deps.fetch(url, { signal: AbortSignal.timeout(COVER_TIMEOUT_MS) })
-      const type = response.headers.get('content-type') ?? ''
-      const length = Number(response.headers.get('content-length') ?? 0)
-      if (!response.ok || !/^image\/(png|jpeg|webp|gif)/i.test(type) || length > MAX_COVER_BYTES)
-        return undefined
-      const bytes = new Uint8Array(await response.arrayBuffer())
-      return bytes.byteLength <= MAX_COVER_BYTES ? bytes : undefined
+      // Streamed and cut off at the cap, as the covers kept offline are.
+      const { bytes } = await fetchCover(deps.fetch, url, {
+        timeoutMs: COVER_TIMEOUT_MS,
+        accept: (type) => NOTIFICATION_TYPES.test(type),
+      })
+      return bytes
     } catch (error) {
       deps.log.debug('no cover for the notification', { error: String(error) })
       return undefined

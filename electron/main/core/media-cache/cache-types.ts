@@ -2,8 +2,12 @@ import type { Timers } from '../ports'
 import type { Logger } from '../log'
 import type { CacheEntry } from './cache-index'
 import type { CacheFs } from './fs-port'
+import type { FreeSpaceProbe, MediaLimits } from './limits'
 
-/** Default cap of the played-songs cache (downloads are not counted): 2 GB. */
+/**
+ * Default cap of the cache: 2 GB. Downloads count against it but are never evicted (played songs make
+ * room for them); they are bounded by the disk's free space instead (`MediaLimits.reserveBytes`).
+ */
 export const DEFAULT_CACHE_MAX_BYTES = 2 * 1024 ** 3
 
 export type MediaCacheErrorReason = 'disk-full' | 'corrupt' | 'too-large' | 'http' | 'network' | 'cancelled'
@@ -30,8 +34,12 @@ export interface MediaOrigin {
 export interface MediaCacheOptions {
   /** The cache folder (the app: `<userData>/media-cache`). */
   dir: string
-  /** Cap of the played-songs cache in bytes, read at each check (a setting). */
+  /** Cap of the cache in bytes (played songs and downloads), read at each check (a setting). */
   maxBytes: () => number
+  /** The byte cap, free-space reserve and deadlines of every file fetched (default `DEFAULT_MEDIA_LIMITS`). */
+  limits?: Partial<MediaLimits>
+  /** Free bytes on the disk holding a folder (default: `fs.statfs`). */
+  freeSpace?: FreeSpaceProbe
   fs?: CacheFs
   fetch?: typeof fetch
   now?: () => number
@@ -62,7 +70,7 @@ export interface CacheUsage {
   /** Played songs (counted against the cap). */
   cachedBytes: number
   cachedCount: number
-  /** Downloads (never evicted). */
+  /** Downloads (counted against the cap, never evicted). */
   downloadedBytes: number
   downloadedCount: number
   maxBytes: number

@@ -9,6 +9,7 @@ import { md5Of } from './file-io'
 import { fetchInto } from './fetch-into'
 import type { FetchIntoDeps } from './fetch-into'
 import { LiveFill } from './live-fill'
+import { DEFAULT_MEDIA_LIMITS, realFreeSpace } from './limits'
 import { discardPartial, partialPath, prunePartials } from './partial'
 
 export { DEFAULT_CACHE_MAX_BYTES, MediaCacheError } from './cache-types'
@@ -39,6 +40,8 @@ export function createMediaCache(options: MediaCacheOptions) {
   const doFetch = lateFetch(options.fetch)
   const saveDelay = options.indexSaveDelayMs ?? 1000
   const verifyOnFirstRead = options.verifyOnFirstRead ?? true
+  const limits = { ...DEFAULT_MEDIA_LIMITS, ...options.limits }
+  const freeSpace = options.freeSpace ?? realFreeSpace
 
   const entries = new Map<string, CacheEntry>()
   /** Entries whose md5 was checked since the start. */
@@ -119,12 +122,13 @@ export function createMediaCache(options: MediaCacheOptions) {
   }
 
   /**
-   * Evicts the least recently played songs (never a download, never `keep`) until the played songs fit in
-   * `limit`: their files and, unless `filesOnly`, the bytes of the played songs being fetched but `keep`
-   * (counted at their whole size), so a burst of first plays does not pass the cap by many files.
+   * Evicts the least recently played songs (never a download, never `keep`) until they and the downloads
+   * fit in `limit`: their files and, unless `filesOnly`, the bytes of the played songs being fetched but
+   * `keep` (counted at their whole size), so a burst of first plays does not pass the cap by many files.
+   * Downloads count but never go: once they fill the cap, only the song playing is kept.
    */
   const evictTo = async (limit: number, keep?: string, { filesOnly = false } = {}) => {
-    const over = () => cachedBytes + (filesOnly ? 0 : fetchingBytes(keep)) > limit
+    const over = () => downloadedBytes + cachedBytes + (filesOnly ? 0 : fetchingBytes(keep)) > limit
     if (!over()) return
     const candidates = [...entries.entries()]
       .filter(([k, e]) => !e.pinned && k !== keep)
@@ -196,13 +200,16 @@ export function createMediaCache(options: MediaCacheOptions) {
     fetch: doFetch,
     log,
     now,
+    timers,
     maxBytes: () => options.maxBytes(),
+    limits,
+    freeSpace: () => freeSpace(dir),
     closed: () => closed,
     pinned: (k) => pinWhenDone.has(k) || Boolean(entries.get(k)?.pinned),
     evictTo,
     async diskFull() {
       // Nothing half-written stays; the played-songs cache gives back half of what it holds.
-      await evictTo(Math.floor(cachedBytes / 2), undefined, { filesOnly: true })
+      await evictTo(downloadedBytes + Math.floor(cachedBytes / 2), undefined, { filesOnly: true })
       log.warn('the disk is full; the cache shrank', { cachedBytes })
     },
     commit(entry) {
@@ -305,7 +312,11 @@ export function createMediaCache(options: MediaCacheOptions) {
     const job =
       running && !running.stop.signal.aborted ? running : startJob(key, origin, fillOptions, running)
     const done = await job.done
-    if (fillOptions.pin) setPinned(done.entry, true)
+    if (fillOptions.pin) {
+      setPinned(done.entry, true)
+      // The download counts against the cap: played songs make room for it.
+      await evictTo(options.maxBytes())
+    }
     return done
   }
 

@@ -1,4 +1,5 @@
 import type { Logger } from '../log'
+import type { Timers } from '../ports'
 import type { CacheEntry, CacheKey } from './cache-index'
 import { fileNameFor, keyString } from './cache-index'
 import type { CachedFile, FillOptions, MediaOrigin } from './cache-types'
@@ -6,6 +7,7 @@ import { MediaCacheError } from './cache-types'
 import type { CacheFs } from './fs-port'
 import { isDiskFull } from './fs-port'
 import type { LiveFill } from './live-fill'
+import type { MediaLimits } from './limits'
 import { discardPartial, partialPath, sidecarPath } from './partial'
 import { transfer } from './transfer'
 import type { Transferred } from './transfer'
@@ -17,7 +19,12 @@ export interface FetchIntoDeps {
   fetch: typeof fetch
   log: Logger
   now: () => number
+  timers: Timers
   maxBytes: () => number
+  /** The byte cap, free-space reserve and deadlines of every transfer. */
+  limits: MediaLimits
+  /** Free bytes on the cache's disk (undefined: unknown). */
+  freeSpace: () => Promise<number | undefined>
   /** The cache was closed (the app quits): nothing is written any more. */
   closed: () => boolean
   /** The song is (or is to be) a download: its partial file is kept when a try fails. */
@@ -32,9 +39,10 @@ export interface FetchIntoDeps {
 
 /**
  * Fetches one song's file into the cache: written to its `.partial` (carrying on from one an earlier try
- * left), checked, renamed to its cache name and indexed. A full disk, a failed check or a file too large
- * leave nothing behind; any other failure keeps the partial file for the next try of a download (or of
- * whoever left it), and deletes one this try began for a played song.
+ * left), checked, renamed to its cache name and indexed. A full disk (or one that would be left with less
+ * than the reserve), a failed check or a file too large leave nothing behind; any other failure keeps the
+ * partial file for the next try of a download (or of whoever left it), and deletes one this try began for
+ * a played song.
  */
 export async function fetchInto(
   deps: FetchIntoDeps,
@@ -70,6 +78,9 @@ export async function fetchInto(
       fill,
       maxBytes: deps.maxBytes,
       log: deps.log,
+      limits: deps.limits,
+      freeSpace: deps.freeSpace,
+      timers: deps.timers,
       folder,
       onPrefix: (size) => (hadPartial = size > 0),
       // A download that joins a played song's copy lifts the cap for it.
@@ -77,13 +88,17 @@ export async function fetchInto(
     })
     if (deps.closed()) throw new MediaCacheError('cancelled', 'The cache is closed')
   } catch (error) {
+    const lowSpace = error instanceof MediaCacheError && error.reason === 'disk-full'
     const worthKeeping =
       !isDiskFull(error) &&
-      !(error instanceof MediaCacheError && (error.reason === 'corrupt' || error.reason === 'too-large'))
+      !(
+        error instanceof MediaCacheError &&
+        (error.reason === 'corrupt' || error.reason === 'too-large' || lowSpace)
+      )
     if (!worthKeeping || !(pinned() || hadPartial)) await discardPartial(fs, partial)
-    if (isDiskFull(error)) {
+    if (isDiskFull(error) || lowSpace) {
       await deps.diskFull()
-      throw new MediaCacheError('disk-full', 'The disk is full')
+      throw lowSpace ? error : new MediaCacheError('disk-full', 'The disk is full')
     }
     if (error instanceof MediaCacheError) throw error
     if (fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')

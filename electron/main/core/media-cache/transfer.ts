@@ -1,13 +1,18 @@
 import type { Logger } from '../log'
+import type { Timers } from '../ports'
 import type { FillOptions, MediaOrigin } from './cache-types'
 import { MediaCacheError } from './cache-types'
 import type { CacheFileHandle, CacheFs } from './fs-port'
 import type { LiveFill } from './live-fill'
+import type { MediaLimits } from './limits'
+import { formatDuration, formatSize, totalDeadlineMs } from './limits'
 import type { Prefix, Validator } from './partial'
 import { discardPartial, freshPrefix, ifRange, readPrefix, writeValidator } from './partial'
 
 /** How often one transfer asks again for the rest after the connection dropped (bytes had arrived). */
 export const MAX_RESUMES = 3
+/** The free space is looked at again after this many bytes were written. */
+export const SPACE_CHECK_BYTES = 4 * 1024 * 1024
 
 export interface TransferOptions {
   fs: CacheFs
@@ -26,6 +31,11 @@ export interface TransferOptions {
   onPrefix?: (size: number) => void
   /** The file counts against the cache's cap (a played song, not a download): asked at each check. */
   capped: () => boolean
+  /** The byte cap, free-space reserve and deadlines. */
+  limits: MediaLimits
+  /** Free bytes on the cache's disk (undefined: unknown, not checked). */
+  freeSpace: () => Promise<number | undefined>
+  timers: Timers
 }
 
 export interface Transferred {
@@ -40,10 +50,28 @@ export interface Transferred {
  * appended, a 200 (a server without ranges, or a file that changed) starts again from zero on the same
  * answer, a 206 for another offset or size, or a 416, start again from zero. A connection that drops after
  * bytes came is asked again for the rest, `MAX_RESUMES` times. The caller renames or deletes the file.
+ *
+ * Bounded whatever the source does (`limits`): never more bytes than the declared size, or than
+ * `unsizedMaxBytes` without one (`too-large`); never below `reserveBytes` of free disk, looked at before the
+ * request, when the answer says its length and every `SPACE_CHECK_BYTES` (`disk-full`); no byte for
+ * `idleMs`, or the whole file not there by its total deadline, stops it (`network`).
  */
 export async function transfer(o: TransferOptions): Promise<Transferred> {
-  let prefix = await readPrefix(o.fs, o.partial, o.origin.size)
+  const cap = o.origin.size ?? o.limits.unsizedMaxBytes
+  const prefix = await readPrefix(o.fs, o.partial, cap)
   o.onPrefix?.(prefix.size)
+  await checkSpace(o, (o.origin.size ?? 0) - prefix.size)
+  const guard = deadlines(o, cap)
+  try {
+    return await transferWithin(o, prefix, guard)
+  } catch (error) {
+    throw guard.error() ?? error
+  } finally {
+    guard.stop()
+  }
+}
+
+async function transferWithin(o: TransferOptions, prefix: Prefix, guard: Deadlines): Promise<Transferred> {
   let resumes = 0
   const again = (why: string) => {
     if (++resumes > MAX_RESUMES) throw new MediaCacheError('network', why)
@@ -56,7 +84,8 @@ export async function transfer(o: TransferOptions): Promise<Transferred> {
       o.live.started(from, prefix.validator?.contentType, from)
       return check(o, prefix, from, prefix.validator?.contentType)
     }
-    const response = await request(o, from, prefix.validator)
+    const response = await request(o, from, prefix.validator, guard)
+    guard.alive()
     const status = response.status
     let append = false
     if (from > 0 && status === 206) {
@@ -93,6 +122,16 @@ export async function transfer(o: TransferOptions): Promise<Transferred> {
       await cancel(response)
       throw new MediaCacheError('too-large', 'The file is larger than the whole cache')
     }
+    if (o.origin.size === undefined && total !== undefined && total > o.limits.unsizedMaxBytes) {
+      await cancel(response)
+      throw unsizedTooLarge(o.limits)
+    }
+    if (total !== undefined && total !== o.origin.size) {
+      await checkSpace(o, total - prefix.size).catch(async (error: unknown) => {
+        await cancel(response)
+        throw error
+      })
+    }
     let noted: Promise<void> = Promise.resolve()
     if (!append) {
       prefix.validator = {
@@ -109,11 +148,11 @@ export async function transfer(o: TransferOptions): Promise<Transferred> {
     o.live.started(total, contentType ?? undefined, prefix.size)
     const before = prefix.size
     try {
-      await receive(o, response, prefix, append, total)
+      await receive(o, response, prefix, append, total, guard)
       await noted
     } catch (error) {
       // The connection dropped after some bytes: ask for the rest (the bytes so far are on disk).
-      if (error instanceof Dropped && prefix.size > before && !o.fill.signal?.aborted) {
+      if (error instanceof Dropped && prefix.size > before && !o.fill.signal?.aborted && !guard.error()) {
         again(error.message)
         continue
       }
@@ -126,7 +165,71 @@ export async function transfer(o: TransferOptions): Promise<Transferred> {
 /** The connection dropped while the body was being read. */
 class Dropped extends Error {}
 
-async function request(o: TransferOptions, from: number, validator: Validator | undefined) {
+const unsizedTooLarge = (limits: MediaLimits) =>
+  new MediaCacheError(
+    'too-large',
+    `The data source did not say how large the file is, and it is more than ${formatSize(limits.unsizedMaxBytes)}: not kept`,
+  )
+
+/** Refuses to write `need` more bytes (0: any at all) when the disk would be left with less than the reserve. */
+async function checkSpace(o: TransferOptions, need: number): Promise<void> {
+  const free = await o.freeSpace().catch(() => undefined)
+  if (free === undefined || free - Math.max(0, need) >= o.limits.reserveBytes) return
+  throw new MediaCacheError(
+    'disk-full',
+    `Not enough free space (Cadence leaves ${formatSize(o.limits.reserveBytes)} of the disk free)`,
+  )
+}
+
+/** The idle and total deadlines of one transfer: `signal` aborts its requests when either passes. */
+interface Deadlines {
+  signal: AbortSignal
+  /** A byte (or an answer) came: the idle deadline starts again. */
+  alive(): void
+  /** Called when a deadline passes (the body being read is cancelled). */
+  onPass(callback: () => void): void
+  /** Why the transfer was stopped, once a deadline passed. */
+  error(): MediaCacheError | undefined
+  stop(): void
+}
+
+function deadlines(o: TransferOptions, bytes: number): Deadlines {
+  const controller = new AbortController()
+  const callbacks: Array<() => void> = []
+  let why: string | undefined
+  const pass = (message: string) => {
+    if (why !== undefined) return
+    why = message
+    o.log.info('a transfer passed its deadline', { why })
+    controller.abort()
+    for (const callback of callbacks) callback()
+  }
+  const idleMs = o.limits.idleMs
+  const startIdle = () =>
+    o.timers.setTimeout(() => pass(`The audio stalled: nothing came for ${formatDuration(idleMs)}`), idleMs)
+  let idle = startIdle()
+  const totalMs = totalDeadlineMs(o.limits, bytes)
+  const total = o.timers.setTimeout(
+    () => pass(`The audio took longer than ${formatDuration(totalMs)} to arrive`),
+    totalMs,
+  )
+  return {
+    signal: o.fill.signal ? AbortSignal.any([o.fill.signal, controller.signal]) : controller.signal,
+    alive() {
+      if (why !== undefined) return
+      o.timers.clearTimeout(idle)
+      idle = startIdle()
+    },
+    onPass: (callback) => void callbacks.push(callback),
+    error: () => (why === undefined ? undefined : new MediaCacheError('network', why)),
+    stop() {
+      o.timers.clearTimeout(idle)
+      o.timers.clearTimeout(total)
+    },
+  }
+}
+
+async function request(o: TransferOptions, from: number, validator: Validator | undefined, guard: Deadlines) {
   const headers: Record<string, string> = {}
   if (from > 0) {
     headers.Range = `bytes=${from}-`
@@ -134,9 +237,11 @@ async function request(o: TransferOptions, from: number, validator: Validator | 
     if (condition) headers['If-Range'] = condition
   }
   try {
-    return await o.fetch(o.origin.url, { headers, signal: o.fill.signal })
+    return await o.fetch(o.origin.url, { headers, signal: guard.signal })
   } catch (error) {
     if (o.fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
+    const passed = guard.error()
+    if (passed) throw passed
     throw new MediaCacheError('network', `The audio could not be fetched: ${String(error)}`)
   }
 }
@@ -148,11 +253,15 @@ async function receive(
   prefix: Prefix,
   append: boolean,
   total: number | undefined,
+  guard: Deadlines,
 ): Promise<void> {
   if (!response.body) throw new MediaCacheError('network', 'The answer had no body')
   await o.folder
   const handle: CacheFileHandle = await o.fs.open(o.partial, append ? 'a' : 'w')
   const reader = response.body.getReader()
+  // A deadline that passes while a read waits ends it (whether or not the fetch heeds its signal).
+  guard.onPass(() => void reader.cancel().catch(() => undefined))
+  let spaceCheckedAt = prefix.size
   try {
     for (;;) {
       if (o.fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
@@ -161,16 +270,26 @@ async function receive(
         chunk = await reader.read()
       } catch (error) {
         if (o.fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
-        throw new Dropped(`The connection dropped after ${prefix.size} bytes (${String(error)})`)
+        throw (
+          guard.error() ?? new Dropped(`The connection dropped after ${prefix.size} bytes (${String(error)})`)
+        )
       }
+      const passed = guard.error()
+      if (passed) throw passed
       if (chunk.done) break
+      guard.alive()
       const value = chunk.value
       const size = prefix.size + value.byteLength
       if (o.origin.size !== undefined && size > o.origin.size) {
         throw new MediaCacheError('corrupt', `More bytes than the ${o.origin.size} announced`)
       }
+      if (o.origin.size === undefined && size > o.limits.unsizedMaxBytes) throw unsizedTooLarge(o.limits)
       if (o.capped() && size > o.maxBytes()) {
         throw new MediaCacheError('too-large', 'The file is larger than the whole cache')
+      }
+      if (size - spaceCheckedAt >= SPACE_CHECK_BYTES) {
+        spaceCheckedAt = size
+        await checkSpace(o, 0)
       }
       await handle.write(value)
       prefix.hash.update(value)

@@ -196,12 +196,20 @@ export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeo
   }
 }
 
-/** A cover's bytes: an image type, at most `MAX_COVER_BYTES` (read no further), 10 s at most. */
-async function fetchCover(doFetch: typeof fetch, url: string): Promise<{ bytes: Uint8Array; type: string }> {
-  const response = await doFetch(url, { signal: AbortSignal.timeout(10_000) })
+/**
+ * A cover's bytes: an image type (`accept`), at most `MAX_COVER_BYTES` (a larger `Content-Length` is not
+ * read, a body passing it is cut off at once), within `timeoutMs` (10 s). Main reads every cover it
+ * fetches through this (the notification's too).
+ */
+export async function fetchCover(
+  doFetch: typeof fetch,
+  url: string,
+  { timeoutMs = 10_000, accept = (type: string) => type.startsWith('image/') } = {},
+): Promise<{ bytes: Uint8Array; type: string }> {
+  const response = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs) })
   const type = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? ''
   const tooLarge = Number(response.headers.get('content-length') ?? 0) > MAX_COVER_BYTES
-  if (!response.ok || !type.startsWith('image/') || tooLarge || !response.body) {
+  if (!response.ok || !accept(type) || tooLarge || !response.body) {
     await response.body?.cancel().catch(() => undefined)
     throw new Error('not an image of at most 2 MiB')
   }
@@ -218,7 +226,13 @@ async function fetchCover(doFetch: typeof fetch, url: string): Promise<{ bytes: 
     }
     chunks.push(value)
   }
-  return { bytes: Buffer.concat(chunks), type }
+  const bytes = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return { bytes, type }
 }
 
 export type ExtrasStore = ReturnType<typeof createExtrasStore>

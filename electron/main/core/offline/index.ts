@@ -11,7 +11,7 @@ import type { LoggerFactory } from '../log'
 import type { KeyValueStore, Timers } from '../ports'
 import { createDownloads } from '../downloads/queue'
 import { createMediaCache, realCacheFs } from '../media-cache'
-import type { CacheFs, CacheKey, CachedFile } from '../media-cache'
+import type { CacheFs, CacheKey, CachedFile, FreeSpaceProbe, MediaLimits } from '../media-cache'
 import { mediaUrl as schemeUrl } from '@shared/player/media-url'
 import type { MediaSource } from '../media'
 import { MediaCacheError } from '../media-cache'
@@ -33,6 +33,10 @@ export interface OfflineDeps {
   /** The media cache folder (the app: `<userData>/media-cache`; default: a folder in the OS temp dir). */
   mediaDir?: string
   fs?: CacheFs
+  /** The byte cap, free-space reserve and deadlines of every song file fetched (tests shorten them). */
+  limits?: Partial<MediaLimits>
+  /** Free bytes on the disk holding a folder (default: `fs.statfs`). */
+  freeSpace?: FreeSpaceProbe
   store: KeyValueStore
   settings: SettingsService
   events: EventHub
@@ -73,6 +77,8 @@ export function createOffline(deps: OfflineDeps) {
     fs,
     fetch: deps.fetch,
     maxBytes: () => deps.settings.get().mediaCacheMaxMiB * MIB,
+    limits: deps.limits,
+    freeSpace: deps.freeSpace,
     timers: deps.timers,
     log: deps.log('media-cache'),
     // The lyrics and cover go with the song's last file.

@@ -15,7 +15,16 @@ export const offlineAware =
 
 export type OfflineWiringDeps = Pick<
   OfflineDeps,
-  'mediaDir' | 'store' | 'settings' | 'events' | 'userId' | 'fetch' | 'timers' | 'log'
+  | 'mediaDir'
+  | 'limits'
+  | 'freeSpace'
+  | 'store'
+  | 'settings'
+  | 'events'
+  | 'userId'
+  | 'fetch'
+  | 'timers'
+  | 'log'
 > & {
   active: ActiveSource
   clients: SourceClients
@@ -43,6 +52,8 @@ export function wireOffline(deps: OfflineWiringDeps): {
   }
   const offline = createOffline({
     mediaDir: deps.mediaDir,
+    limits: deps.limits,
+    freeSpace: deps.freeSpace,
     store: deps.store,
     settings: deps.settings,
     events: deps.events,

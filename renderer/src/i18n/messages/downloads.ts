@@ -31,7 +31,8 @@ export default {
     cacheHolds: 'Songs played recently: {size} of {cap} ({count} songs)',
     downloadsHold: 'Downloads: {size} ({count} songs), never removed by the cap',
     cap: 'Cache size',
-    capHint: 'The least recently played songs are removed first. Downloads are not counted.',
+    capHint:
+      'The least recently played songs are removed first. Downloads count toward it but are never removed; none is saved that would leave less than 1 GB free on the disk.',
     clear: 'Clear cache',
     cleared: 'The cache of played songs is empty. Downloads were kept.',
     folder: 'Files are kept in {dir}',
@@ -67,7 +68,7 @@ export default {
     cacheHolds: '最近播放的歌曲：{size} / {cap}（{count} 首）',
     downloadsHold: '下载：{size}（{count} 首），不受容量上限清理',
     cap: '缓存大小',
-    capHint: '最久未播放的歌曲最先被移除。下载不计入。',
+    capHint: '最久未播放的歌曲最先被移除。下载计入上限但不会被移除；磁盘可用空间不足 1 GB 时不再保存下载。',
     clear: '清除缓存',
     cleared: '已清空播放缓存，下载已保留。',
     folder: '文件保存在 {dir}',
