@@ -1,7 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:http'
-import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -19,7 +16,8 @@ import type { EngineQueue, PlayerNotice } from '@renderer/services/player/engine
 import { createFakeAudio, lastAudio } from '../component/player-fakes'
 import { createTestCipher } from '../support/test-cipher'
 import { OWNER_PASSPHRASE } from '../support/phone'
-import { forwardRequest } from '../support/proxy-forward'
+import { startHostileSource } from '../support/hostile-slow-source'
+import type { HostileSource } from '../support/hostile-slow-source'
 
 /**
  * Issue 33, item 5: one slow answer must not turn the whole app offline. A hostile data source (the
@@ -32,22 +30,6 @@ import { forwardRequest } from '../support/proxy-forward'
 
 const APP = { senderUrl: 'app://cadence/index.html' }
 const TIMEOUT_MS = 3000
-
-interface HostileSource {
-  url: string
-  /** `/song/detail` of this song: headers at once, then one byte a second for 60 s, never finished. */
-  trickle: Set<string>
-  /** `/song/detail` of this song: the connection is taken, no answer ever comes. */
-  silent: Set<string>
-  /** Every request held without an answer (a source that takes connections and says nothing). */
-  hang: boolean
-  /** Requests seen, by path. */
-  hits: Map<string, number>
-  /** Bytes of the trickled answers sent so far. */
-  trickled: () => number
-  /** Closes the port: new connections are refused. */
-  close: () => Promise<void>
-}
 
 /** The part of the renderer's queue the playback engine moves through, over a plain list. */
 function listQueue(songs: Song[]): EngineQueue & { index: number } {
@@ -81,68 +63,6 @@ function listQueue(songs: Song[]): EngineQueue & { index: number } {
       )
     },
   }
-}
-
-async function startHostileSource(target: string): Promise<HostileSource> {
-  const upstream = new URL(target)
-  const sockets = new Set<Socket>()
-  const timers = new Set<NodeJS.Timeout>()
-  let trickledBytes = 0
-  const source: Omit<HostileSource, 'url' | 'close'> = {
-    trickle: new Set(),
-    silent: new Set(),
-    hang: false,
-    hits: new Map(),
-    trickled: () => trickledBytes,
-  }
-
-  const trickle = (res: ServerResponse) => {
-    res.writeHead(200, { 'content-type': 'application/json' })
-    res.write('{"code":200,"data":')
-    trickledBytes += 19
-    let sent = 0
-    const timer = setInterval(() => {
-      if (++sent > 60) {
-        clearInterval(timer)
-        timers.delete(timer)
-        res.destroy()
-        return
-      }
-      res.write(' ')
-      trickledBytes++
-    }, 1000)
-    timers.add(timer)
-    res.on('close', () => {
-      clearInterval(timer)
-      timers.delete(timer)
-    })
-  }
-
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://hostile')
-    source.hits.set(url.pathname, (source.hits.get(url.pathname) ?? 0) + 1)
-    if (source.hang) return // held: no status line, no headers, until the client gives up
-    const id = url.searchParams.get('id') ?? ''
-    if (url.pathname === '/song/detail' && source.trickle.has(id)) return trickle(res)
-    if (url.pathname === '/song/detail' && source.silent.has(id)) return
-    forwardRequest(upstream, req, res)
-  })
-  server.on('connection', (socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const address = server.address()
-  const port = typeof address === 'object' && address ? address.port : 0
-  return Object.assign(source, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((done) => {
-        for (const timer of timers) clearInterval(timer)
-        for (const socket of sockets) socket.destroy()
-        server.close(() => done())
-      }),
-  })
 }
 
 describe('a slow answer from a hostile data source', () => {
