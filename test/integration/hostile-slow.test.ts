@@ -10,10 +10,6 @@ import type { DataSourceHandle } from '@server/index'
 import type { Song } from '@shared/api/models'
 import type { IpcResult, OfflineState } from '@shared/ipc/contract'
 import { mediaUrl } from '@shared/player/media-url'
-import { asCadenceError } from '@shared/errors'
-import { createPlaybackEngine } from '@renderer/services/player/engine'
-import type { EngineQueue, PlayerNotice } from '@renderer/services/player/engine'
-import { createFakeAudio, lastAudio } from '../component/player-fakes'
 import { createTestCipher } from '../support/test-cipher'
 import { OWNER_PASSPHRASE } from '../support/phone'
 import { startHostileSource } from '../support/hostile-slow-source'
@@ -25,45 +21,11 @@ import type { HostileSource } from '../support/hostile-slow-source'
  * song, which it trickles (headers, then a byte a second for 60 s), or of another, which it never answers
  * at all. Each gives up after the client's timeout; the source stays online and the next song resolves
  * and plays through the core's IPC handlers and media scheme. A closed port (connection refused) is
- * offline.
+ * offline. The renderer's side: test/component/hostile-slow.test.ts and test/e2e/hostile-slow.test.ts.
  */
 
 const APP = { senderUrl: 'app://cadence/index.html' }
 const TIMEOUT_MS = 3000
-
-/** The part of the renderer's queue the playback engine moves through, over a plain list. */
-function listQueue(songs: Song[]): EngineQueue & { index: number } {
-  const entries = songs.map((item, i) => ({ key: `k${i}`, item }))
-  return {
-    index: 0,
-    entries,
-    get currentEntry() {
-      return entries[this.index]
-    },
-    next() {
-      if (this.index + 1 >= entries.length) return false
-      this.index++
-      return true
-    },
-    previous() {
-      if (this.index === 0) return false
-      this.index--
-      return true
-    },
-    advance() {
-      return this.next() ? 'moved' : 'end'
-    },
-    peekNext() {
-      return entries[this.index + 1]?.item
-    },
-    jumpTo(key) {
-      this.index = Math.max(
-        0,
-        entries.findIndex((entry) => entry.key === key),
-      )
-    },
-  }
-}
 
 describe('a slow answer from a hostile data source', () => {
   let dataDir: string
@@ -115,7 +77,7 @@ describe('a slow answer from a hostile data source', () => {
     await core.start()
     const recommended = await value<Song[]>('catalog:recommend-songs', { limit: 20 })
     songs = recommended.filter((song) => song.privilege?.playable !== false)
-    expect(songs.length).toBeGreaterThanOrEqual(10)
+    expect(songs.length).toBeGreaterThanOrEqual(7)
   })
   afterAll(async () => {
     core?.dispose()
@@ -174,48 +136,6 @@ describe('a slow answer from a hostile data source', () => {
     const played = await play(next)
     expect(played.status).toBe(200)
     expect(played.bytes).toBe(played.size)
-  })
-
-  it("the renderer's player skips the slow song once, with the reason, and plays the rest of the queue", async () => {
-    const [slow, next, last] = [songs[7]!, songs[8]!, songs[9]!]
-    hostile.trickle.add(String(slow.id))
-    const notices: PlayerNotice[] = []
-    const queue = listQueue([slow, next, last])
-    const engine = createPlaybackEngine({
-      queue,
-      // As the preload's bridge does: the song, or the error payload rebuilt as a typed error.
-      resolve: async (args) => {
-        const result = await invoke<Song>('player:resolve', args)
-        if (!result.ok) throw asCadenceError(result.error)
-        return result.value
-      },
-      quality: () => 'exhigh',
-      ready: () => Promise.resolve(),
-      notify: (notice) => notices.push(notice),
-      createAudio: createFakeAudio,
-    })
-    await engine.load({ autoplay: true })
-    // Said once, for the slow song alone, with why; the next song plays, from the media scheme.
-    expect(notices).toEqual([
-      {
-        type: 'skipped',
-        song: slow.name,
-        cause: 'error',
-        reason: `The data source did not finish its answer within ${TIMEOUT_MS / 1000} s`,
-      },
-    ])
-    expect(queue.currentEntry?.item.id).toBe(next.id)
-    expect(engine.playing.value).toBe(true)
-    const answer = await core.media(new Request(lastAudio().src))
-    expect(answer.status).toBe(200)
-    expect((await answer.arrayBuffer()).byteLength).toBe(engine.detail.value?.meta?.size)
-    // The song after it plays too when this one ends.
-    lastAudio().emit('ended')
-    await expect.poll(() => queue.currentEntry?.item.id).toBe(last.id)
-    await expect.poll(() => engine.status.value).toBe('ready')
-    expect(notices).toHaveLength(1)
-    expect(offlineEvents).toEqual([])
-    engine.reset()
   })
 
   it('a source that takes connections and answers nothing, not even /connect/status, is offline', async () => {
