@@ -123,7 +123,7 @@ export function createTransport(options: ApiClientOptions) {
     const headers: Record<string, string> = { Accept: 'application/json' }
     if (credential) headers.Token = `Bearer ${credential}`
 
-    let response: Response
+    let response: Response | undefined
     let body: Uint8Array
     try {
       response = await fetchSameOrigin(url, method, headers, signal, endpoint)
@@ -131,17 +131,29 @@ export function createTransport(options: ApiClientOptions) {
     } catch (error) {
       if (error instanceof DataSourceError) throw error
       if (call.signal?.aborted) throw cancelled(endpoint)
+      // With the status, the answer had begun (the source is there; this answer failed): the offline
+      // monitor tells the two apart (`reachOf`).
+      const status = response?.status
+      const seconds = Math.round(timeoutMs / 1000)
       if (timeout.aborted) {
         throw new DataSourceError({
           kind: 'timeout',
           endpoint,
-          message: `The data source did not answer within ${Math.round(timeoutMs / 1000)} s`,
+          status,
+          message:
+            status === undefined
+              ? `The data source did not answer within ${seconds} s`
+              : `The data source did not finish its answer within ${seconds} s`,
         })
       }
       throw new DataSourceError({
         kind: 'network',
         endpoint,
-        message: `Cannot reach the data source at ${baseUrl} (${describeCause(error)})`,
+        status,
+        message:
+          status === undefined
+            ? `Cannot reach the data source at ${baseUrl} (${describeCause(error)})`
+            : `The data source's answer was cut off (${describeCause(error)})`,
       })
     }
 

@@ -260,8 +260,8 @@ export function createOffline(deps: OfflineDeps) {
       try {
         return await resolve(args, context)
       } catch (error) {
-        if (!isUnreachable(error)) throw error
-        monitor.failed(error)
+        // Offline only when the source cannot be reached: one slow or failed answer is this song's failure.
+        if (!(await monitor.settle(error))) throw error
         return resolveOffline(key, toMediaUrl)
       }
     }
