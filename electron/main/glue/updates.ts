@@ -43,7 +43,11 @@ export function createElectronUpdater(log: Logger): UpdaterPort | undefined {
   /** electron-updater's provider for the package's feed, answering with the signed metadata only. */
   class SignedMetadataProvider extends electronUpdater.Provider<UpdateInfo> {
     private readonly base: URL
-    constructor(options: { readonly [key: string]: unknown }, _updater: unknown, runtime: ProviderRuntimeOptions) {
+    constructor(
+      options: { readonly [key: string]: unknown },
+      _updater: unknown,
+      runtime: ProviderRuntimeOptions,
+    ) {
       super(runtime)
       const url = String(options.url)
       this.base = new URL(url.endsWith('/') ? url : `${url}/`)

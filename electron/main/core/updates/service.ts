@@ -117,7 +117,10 @@ export function createUpdateService(deps: UpdateServiceDeps) {
       }
       failures = 0
       const order = compareVersions(metadata.version, deps.currentVersion)
-      if (order < 0) return refuse({ status: 'refused', reason: 'older', version: metadata.version, ...times() })
+      if (order < 0) {
+        // Signed, but for an older release than this one: a replay of an old feed.
+        return refuse({ status: 'refused', reason: 'older', version: metadata.version, ...times() })
+      }
       let offer: { version: string } | null = null
       if (order > 0) {
         try {

@@ -241,10 +241,16 @@ export function createUpdateVerifier(deps: UpdateVerifierDeps): UpdateVerifier {
       const metadataUrl = new URL(feed.channelFile, base)
       const metadata = await get(metadataUrl, MAX_METADATA_BYTES)
       if (!metadata.bytes) throw new Error(`The update feed answered HTTP ${metadata.status}`)
-      const signature = await get(new URL(`${feed.channelFile}${SIGNATURE_SUFFIX}`, base), MAX_SIGNATURE_BYTES)
+      const signature = await get(
+        new URL(`${feed.channelFile}${SIGNATURE_SUFFIX}`, base),
+        MAX_SIGNATURE_BYTES,
+      )
       if (!signature.bytes) {
         if (signature.status >= 400 && signature.status < 500) {
-          throw new UpdateRefusedError('unsigned', `${feed.channelFile} has no signature (HTTP ${signature.status})`)
+          throw new UpdateRefusedError(
+            'unsigned',
+            `${feed.channelFile} has no signature (HTTP ${signature.status})`,
+          )
         }
         throw new Error(`The update feed answered HTTP ${signature.status}`)
       }
