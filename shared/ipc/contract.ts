@@ -195,13 +195,18 @@ export interface AppInfo {
 /**
  * The installed app's updates (core/updates/service.ts): `idle` (nothing to offer, or the feed could not
  * be reached: said nowhere), `downloading` in the background, `ready` to restart into, or `failed` when
- * the download did not match the feed's checksum and was refused. Times are epoch milliseconds.
+ * the download did not match the signed checksum and was refused, or `refused` before any download: the
+ * feed's metadata carried no signature (`unsigned`), one the app's key does not verify (`bad-signature`),
+ * or was signed for a version older than the running one (`older`: a replayed feed). Times are epoch
+ * milliseconds.
  */
 export type UpdateState = { checkedAt: number | null; nextCheckAt: number | null } & (
   | { status: 'idle' }
   | { status: 'downloading'; version: string; percent: number }
   | { status: 'ready'; version: string }
   | { status: 'failed'; version: string; reason: 'corrupt' }
+  | { status: 'refused'; reason: 'unsigned' | 'bad-signature' }
+  | { status: 'refused'; reason: 'older'; version: string }
 )
 
 /**

@@ -6,17 +6,25 @@ import type { Page } from 'playwright-core'
 import type { UpdateState } from '@shared/ipc/contract'
 import { launchApp } from '../electron/harness'
 import type { StandInApp } from '../electron/harness'
-import { EXECUTABLE, RESOURCES } from './package-files'
-import { ARTEFACT, ARTEFACT_BYTES, NEXT_VERSION, startUpdateFeed } from './update-feed'
+import { RESOURCES } from './package-files'
+import {
+  ARTEFACT,
+  ARTEFACT_BYTES,
+  NEXT_VERSION,
+  OLDER_VERSION,
+  packageTrustingTestKey,
+  startUpdateFeed,
+} from './update-feed'
 import type { FeedMode, UpdateFeed } from './update-feed'
 
 /**
  * Updates in the installed app, with the real electron-updater (packed in app.asar) against a local
  * feed: the package's `resources/app-update.yml` (written by electron-builder from electron-builder.yml's
  * `publish`) is pointed at it, and the app runs as an AppImage would (`APPIMAGE` names the file it
- * replaces). The stand-in provides Electron's `net.request` (test/electron/stand-in/net.ts).
+ * replaces). The stand-in provides Electron's `net.request` (test/electron/stand-in/net.ts). The feed's
+ * metadata is signed by the release step (tools/sign-update.ts) with a throwaway key, which a copy of
+ * the package trusts in place of the release key (`packageTrustingTestKey`).
  */
-const UPDATE_CONFIG = join(RESOURCES, 'app-update.yml')
 const CURRENT_VERSION = '0.1.0'
 
 type MenuItem = { id?: string }
@@ -35,23 +43,26 @@ async function checked(page: Page): Promise<UpdateState> {
 }
 
 describe('updates in the installed app, against a local feed', () => {
-  const shipped = readFileSync(UPDATE_CONFIG, 'utf8')
+  const shipped = readFileSync(join(RESOURCES, 'app-update.yml'), 'utf8')
+  let installed: ReturnType<typeof packageTrustingTestKey> | undefined
   let feed: UpdateFeed | undefined
   let app: StandInApp | undefined
 
   beforeAll(() => {
     expect(shipped).toMatch(/^provider: generic$/m)
+    installed = packageTrustingTestKey()
   })
   afterEach(async () => {
     await app?.close()
     await feed?.close()
     app = feed = undefined
   })
-  afterAll(() => writeFileSync(UPDATE_CONFIG, shipped))
+  afterAll(() => installed?.dispose())
 
   async function start(mode: FeedMode) {
     feed = await startUpdateFeed(mode, CURRENT_VERSION)
-    writeFileSync(UPDATE_CONFIG, shipped.replace(/^url: .*$/m, `url: ${feed.url}`))
+    const resources = join(installed!.dir, 'resources')
+    writeFileSync(join(resources, 'app-update.yml'), shipped.replace(/^url: .*$/m, `url: ${feed.url}`))
     const { mkdtemp } = await import('node:fs/promises')
     const { tmpdir } = await import('node:os')
     const home = await mkdtemp(join(tmpdir(), 'cadence-update-'))
@@ -60,7 +71,7 @@ describe('updates in the installed app, against a local feed', () => {
     writeFileSync(appImage, '#!/bin/sh\n')
     await chmod(appImage, 0o755)
     app = await launchApp({
-      executable: EXECUTABLE,
+      executable: join(installed!.dir, 'cadence'),
       home,
       env: { APPIMAGE: appImage, XDG_CACHE_HOME: join(home, 'cache') },
     })
@@ -74,8 +85,8 @@ describe('updates in the installed app, against a local feed', () => {
     const banner = page.getByTestId('update-ready')
     await banner.waitFor()
     expect(await banner.innerText()).toContain(`Cadence ${NEXT_VERSION} is ready.`)
-    expect(feed.requests).toContain('/latest-linux.yml')
-    expect(feed.requests).toContain(`/${ARTEFACT}`)
+    // The metadata and its signature read once, by main; then the file it names.
+    expect(feed.requests).toEqual(['/latest-linux.yml', '/latest-linux.yml.sig', `/${ARTEFACT}`])
     await app.waitFor('tray-menu', (menu) => (menu as MenuItem[])[0]?.id === 'restart-to-update')
 
     await page.getByTestId('update-restart').click()
@@ -91,7 +102,7 @@ describe('updates in the installed app, against a local feed', () => {
     const { app, page, feed } = await start('same')
     const state = await checked(page)
     expect(state).toMatchObject({ status: 'idle' })
-    expect(feed.requests).toEqual(['/latest-linux.yml'])
+    expect(feed.requests).toEqual(['/latest-linux.yml', '/latest-linux.yml.sig'])
     expect(await page.getByTestId('update-ready').count()).toBe(0)
     expect(await page.getByTestId('update-failed').count()).toBe(0)
     expect(lastTrayMenu(app).some((item) => item.id === 'restart-to-update')).toBe(false)
@@ -119,6 +130,42 @@ describe('updates in the installed app, against a local feed', () => {
     expect(kept).toEqual([])
     await page.getByTestId('update-dismiss').click()
     expect(await message.count()).toBe(0)
+  })
+
+  /** A refusal before any download: said in the window, nothing fetched beyond the metadata, nothing kept. */
+  async function refused(mode: FeedMode, message: string) {
+    const { app, page, home, feed } = await start(mode)
+    const banner = page.getByTestId('update-failed')
+    await banner.waitFor()
+    expect(await banner.innerText()).toContain(message)
+    expect(feed.requests).toEqual(['/latest-linux.yml', '/latest-linux.yml.sig'])
+    expect(await page.getByTestId('update-ready').count()).toBe(0)
+    expect(lastTrayMenu(app).some((item) => item.id === 'restart-to-update')).toBe(false)
+    expect(existsSync(join(home, 'cache/cadence-updater/pending'))).toBe(false)
+    const state = await updateState(page)
+    // Asked again at the next regular check (6 hours), not sooner.
+    expect(state.nextCheckAt! - state.checkedAt!).toBe(6 * 60 * 60 * 1000)
+    await page.getByTestId('update-dismiss').click()
+    expect(await banner.count()).toBe(0)
+    return state
+  }
+
+  it('refuses a feed whose latest-linux.yml has no signature, before downloading anything', async () => {
+    const state = await refused('unsigned', 'offered an update without Cadence’s signature')
+    expect(state).toMatchObject({ status: 'refused', reason: 'unsigned' })
+  })
+
+  it('refuses latest-linux.yml signed by another key, before downloading anything', async () => {
+    const state = await refused('forged', 'whose signature is not Cadence’s')
+    expect(state).toMatchObject({ status: 'refused', reason: 'bad-signature' })
+  })
+
+  it('refuses a replay of an older release’s signed metadata', async () => {
+    const state = await refused(
+      'replay',
+      `offered Cadence ${OLDER_VERSION}, which is older than this version`,
+    )
+    expect(state).toMatchObject({ status: 'refused', reason: 'older', version: OLDER_VERSION })
   })
 
   it('retries a feed that is down later, silently', async () => {

@@ -6,11 +6,14 @@ import {
   UPDATE_RETRY_MS,
   UpdateDownloadError,
 } from '@main/core/updates'
-import type { UpdaterPort } from '@main/core/updates'
+import type { UpdaterPort, UpdateVerifier } from '@main/core/updates'
 import { realTimers } from '@main/core/ports'
 import { silentLogger } from '@main/core/log'
 
-/** An updater whose feed the test sets: a version on offer, unreachable, or a download that fails. */
+/**
+ * An updater whose feed the test sets: a version on offer, unreachable, or a download that fails. The
+ * metadata's signature is taken as good here (test/unit/updates-signature.test.ts checks it for real).
+ */
 function fakeUpdater() {
   const feed = {
     offer: null as string | null,
@@ -21,10 +24,9 @@ function fakeUpdater() {
     installs: 0,
   }
   const port: UpdaterPort = {
-    async check() {
-      feed.checks++
-      if (feed.down) throw new Error('net::ERR_CONNECTION_REFUSED')
-      return feed.offer ? { version: feed.offer } : null
+    feed: async () => ({ url: 'http://127.0.0.1:9/', channelFile: 'latest-linux.yml' }),
+    async check(metadata) {
+      return { version: metadata.version }
     },
     async download(onProgress) {
       feed.downloads++
@@ -33,18 +35,32 @@ function fakeUpdater() {
         throw new UpdateDownloadError(feed.download, `${feed.download} download`)
       }
       onProgress(100)
+      return ['/tmp/Cadence.AppImage']
     },
+    discard: async () => {},
     install: () => void feed.installs++,
   }
-  return { feed, port }
+  const verifier: UpdateVerifier = {
+    async read() {
+      feed.checks++
+      if (feed.down) throw new Error('net::ERR_CONNECTION_REFUSED')
+      return { version: feed.offer ?? CURRENT_VERSION, files: [{ url: 'Cadence.AppImage', sha512: 'x' }] }
+    },
+    fileMatches: async () => true,
+  }
+  return { feed, port, verifier }
 }
 
+const CURRENT_VERSION = '0.1.0'
+
 function setup(options: { enabled?: boolean; updater?: boolean } = {}) {
-  const { feed, port } = fakeUpdater()
+  const { feed, port, verifier } = fakeUpdater()
   let enabled = options.enabled ?? true
   const states: UpdateState[] = []
   const service = createUpdateService({
     updater: options.updater === false ? undefined : port,
+    verifier,
+    currentVersion: CURRENT_VERSION,
     enabled: () => enabled,
     timers: realTimers,
     now: () => Date.now(),

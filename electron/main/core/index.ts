@@ -27,7 +27,7 @@ import { createSourcesHandlers } from './sources/handlers'
 import { createPhoneAccess, makePhonePassphrase } from './sources/phone-access'
 import { BUILTIN_ID, createSourceRegistry } from './sources/registry'
 import { superviseDataSource } from './sources/supervisor'
-import { createUpdateHandlers, createUpdateService } from './updates'
+import { createUpdateHandlers, createUpdateService, createUpdateVerifier, UPDATE_PUBLIC_KEY } from './updates'
 
 import type { Core, CoreDeps } from './types'
 
@@ -178,6 +178,11 @@ export function createCore(deps: CoreDeps): Core {
 
   const updates = createUpdateService({
     updater: deps.updater,
+    verifier: createUpdateVerifier({
+      fetch: (input, init) => (deps.fetch ?? globalThis.fetch)(input, init),
+      publicKey: deps.updatePublicKey ?? UPDATE_PUBLIC_KEY,
+    }),
+    currentVersion: deps.appInfo.version,
     enabled: () => settings.get().autoUpdate,
     timers,
     now: deps.now ?? Date.now,
@@ -327,5 +332,6 @@ export type { EventHub } from './events'
 export type { ListenPorts } from './listen'
 export { DESKTOP_LYRICS_SHORTCUT } from './listen'
 export { UpdateDownloadError } from './updates'
-export type { UpdaterPort } from './updates'
+export { channelFile, readYamlMapping } from './updates'
+export type { UpdaterPort, UpdateFeed, UpdateMetadata } from './updates'
 export type { MediaHandler, MediaRequest, MediaSource } from './media'

@@ -82,6 +82,11 @@ export interface CoreDeps {
   listen?: ListenPorts
   /** The installed app's updater (electron-updater); absent where the app cannot update itself. */
   updater?: UpdaterPort
+  /**
+   * Tests only: the key the update metadata must be signed with, instead of the project's
+   * (updates/public-key.ts). The app never sets it; nothing else can change the key.
+   */
+  updatePublicKey?: string
   /** Epoch milliseconds (default Date.now). */
   now?: () => number
 }

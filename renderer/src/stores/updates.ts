@@ -3,14 +3,22 @@ import { ref } from 'vue'
 import type { UpdateState } from '@shared/ipc/contract'
 import { invoke, on } from '@renderer/services/cadence'
 
+/** Names one refusal (a download that failed its check, or an update refused before it), to dismiss it. */
+export function refusalKey(state: UpdateState): string | null {
+  if (state.status === 'failed') return `failed:${state.version}`
+  if (state.status === 'refused') return `refused:${state.reason}:${'version' in state ? state.version : ''}`
+  return null
+}
+
 /**
  * The installed app's updates as main reports them (`updates:changed`): the window offers "Restart to
- * update" once one is downloaded and verified, and says once when a download was refused. Nothing is
- * shown while checking, downloading or when the feed cannot be reached.
+ * update" once one is downloaded and verified, and says once when an update was refused (a download
+ * that failed its check, or a feed whose metadata is unsigned, wrongly signed or older than this
+ * version). Nothing is shown while checking, downloading or when the feed cannot be reached.
  */
 export const useUpdatesStore = defineStore('updates', () => {
   const state = ref<UpdateState>({ status: 'idle', checkedAt: null, nextCheckAt: null })
-  /** The refused version the user dismissed (not shown again for it). */
+  /** The refusal the user dismissed (`refusalKey`: not shown again for it). */
   const dismissed = ref<string | null>(null)
   let unsubscribe: (() => void) | undefined
 
@@ -23,7 +31,7 @@ export const useUpdatesStore = defineStore('updates', () => {
     }
   }
   function dismiss() {
-    if (state.value.status === 'failed') dismissed.value = state.value.version
+    dismissed.value = refusalKey(state.value) ?? dismissed.value
   }
   const restart = () => invoke('updates:install')
 

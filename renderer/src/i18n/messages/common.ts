@@ -21,6 +21,12 @@ export default {
     restartToUpdate: 'Restart to update',
     updateRefused:
       'The download of Cadence {version} did not match its checksum, so it was deleted and not installed. Cadence will try again later.',
+    updateUnsigned:
+      'The update server offered an update without Cadence’s signature, so nothing was downloaded. Cadence will check again later.',
+    updateBadSignature:
+      'The update server offered an update whose signature is not Cadence’s, so nothing was downloaded. Cadence will check again later.',
+    updateOlder:
+      'The update server offered Cadence {version}, which is older than this version, so it was not installed.',
   },
   'zh-CN': {
     loading: '加载中…',
@@ -43,5 +49,8 @@ export default {
     updateReady: 'Cadence {version} 已准备好。',
     restartToUpdate: '重启以更新',
     updateRefused: '下载的 Cadence {version} 与校验值不符，已删除且未安装。Cadence 稍后会再试。',
+    updateUnsigned: '更新服务器提供的更新没有 Cadence 的签名，因此未下载任何内容。Cadence 稍后会再检查。',
+    updateBadSignature: '更新服务器提供的更新签名不是 Cadence 的，因此未下载任何内容。Cadence 稍后会再检查。',
+    updateOlder: '更新服务器提供的 Cadence {version} 比当前版本旧，因此未安装。',
   },
 }
