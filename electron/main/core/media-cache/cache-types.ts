@@ -34,6 +34,8 @@ export interface MediaCacheOptions {
   maxBytes: () => number
   fs?: CacheFs
   fetch?: typeof fetch
+  /** The fetch for a source's files (the core's address guard, under that source's policy); else `fetch`. */
+  fetchFor?: (sourceId: string) => typeof fetch
   now?: () => number
   timers?: Timers
   log?: Logger

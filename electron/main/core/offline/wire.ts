@@ -15,7 +15,7 @@ export const offlineAware =
 
 export type OfflineWiringDeps = Pick<
   OfflineDeps,
-  'mediaDir' | 'store' | 'settings' | 'events' | 'userId' | 'fetch' | 'timers' | 'log'
+  'mediaDir' | 'store' | 'settings' | 'events' | 'userId' | 'fetch' | 'fetchFor' | 'timers' | 'log'
 > & {
   active: ActiveSource
   clients: SourceClients
@@ -57,6 +57,7 @@ export function wireOffline(deps: OfflineWiringDeps): {
     activeSourceId: () => registry.active().id,
     userId: deps.userId,
     fetch: deps.fetch,
+    fetchFor: deps.fetchFor,
     timers: deps.timers,
     log: deps.log,
   })
