@@ -6,7 +6,15 @@ import type { CacheFs } from './fs-port'
 /** Default cap of the played-songs cache (downloads are not counted): 2 GB. */
 export const DEFAULT_CACHE_MAX_BYTES = 2 * 1024 ** 3
 
-export type MediaCacheErrorReason = 'disk-full' | 'corrupt' | 'too-large' | 'http' | 'network' | 'cancelled'
+export type MediaCacheErrorReason =
+  | 'disk-full'
+  | 'corrupt'
+  | 'too-large'
+  | 'http'
+  | 'network'
+  | 'cancelled'
+  /** The data source pointed at an address it may not (core/net): asking again changes nothing. */
+  | 'refused'
 
 /** Why a file could not be cached. `disk-full` means nothing was left behind and the cache shrank. */
 export class MediaCacheError extends Error {

@@ -1,4 +1,5 @@
 import type { Logger } from '../log'
+import { BlockedAddressError } from '../net'
 import type { FillOptions, MediaOrigin } from './cache-types'
 import { MediaCacheError } from './cache-types'
 import type { CacheFileHandle, CacheFs } from './fs-port'
@@ -137,6 +138,7 @@ async function request(o: TransferOptions, from: number, validator: Validator | 
     return await o.fetch(o.origin.url, { headers, signal: o.fill.signal })
   } catch (error) {
     if (o.fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
+    if (error instanceof BlockedAddressError) throw new MediaCacheError('refused', error.message)
     throw new MediaCacheError('network', `The audio could not be fetched: ${String(error)}`)
   }
 }
