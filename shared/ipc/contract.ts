@@ -25,6 +25,11 @@ export interface DataSourceInfo {
   insecure: boolean
   /** Only on the built-in source (added sources are not supervised). */
   state?: DataSourceState
+  /**
+   * One more host of the user's network this source may point media and covers at (a NAS beside a home
+   * server), besides its own host and public addresses. Added sources only.
+   */
+  localHost?: string
 }
 export interface SourceList {
   sources: DataSourceInfo[]
@@ -286,6 +291,7 @@ export const INVOKE_CHANNELS = [
   'sources:add',
   'sources:remove',
   'sources:activate',
+  'sources:set-local-host',
   'sources:phone-access',
   'settings:get',
   'settings:update',

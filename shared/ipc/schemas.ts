@@ -175,6 +175,10 @@ export const invokeChannels = {
   ),
   'sources:remove': channel<void>().args(z.object({ id: z.string().min(1).max(100) }).strict()),
   'sources:activate': channel<void>().args(z.object({ id: z.string().min(1).max(100) }).strict()),
+  /** The one more local host an added source may point media and covers at (`''` clears it). */
+  'sources:set-local-host': channel<DataSourceInfo>().args(
+    z.object({ id: z.string().min(1).max(100), host: z.string().trim().max(255) }).strict(),
+  ),
 
   /** Where a phone can reach the built-in data source and the passphrase it asks for. */
   'sources:phone-access': channel<PhoneAccess>().args(none),

@@ -3,6 +3,7 @@ import { flushPromises, mount } from '@vue/test-utils'
 import LoginView from '@renderer/views/LoginView.vue'
 import { useAuthStore } from '@renderer/stores/auth'
 import type { QrEvent } from '@shared/ipc/contract'
+import { CadenceError } from '@shared/errors'
 import { plugins } from './support'
 
 const invoke = vi.fn()
@@ -92,5 +93,18 @@ describe('LoginView', () => {
     await flushPromises()
     expect(invoke).toHaveBeenCalledWith('auth:cancel-qr')
     expect(router.currentRoute.value.path).toBe('/')
+  })
+
+  it('says plainly when "Open here" opened nothing', async () => {
+    const { wrapper, show } = await mountLogin()
+    await show({ phase: 'waiting', qrimg: IMG, qrurl: 'http://127.0.0.2:9/phone', onThisComputer: true })
+    invoke.mockImplementation(async (channel: string) => {
+      if (channel === 'auth:open-qr-page') {
+        throw new CadenceError({ kind: 'forbidden', message: 'The sign-in page is at http://127.0.0.2:9' })
+      }
+    })
+    await wrapper.get('[data-testid="qr-open-here"]').trigger('click')
+    await flushPromises()
+    expect(wrapper.get('[data-testid="qr-open-error"]').text()).toContain('did not open this sign-in page')
   })
 })

@@ -70,9 +70,19 @@ describe('SettingsView', () => {
   it('adds a data source by URL', async () => {
     const { wrapper } = await mountSettings()
     await wrapper.get('[data-testid="source-url"]').setValue('https://music.example.com')
-    await wrapper.get('form').trigger('submit')
+    await wrapper.get('form.add').trigger('submit')
     await flushPromises()
     expect(invoke).toHaveBeenCalledWith('sources:add', { url: 'https://music.example.com' })
+  })
+
+  it('lets an added source use one more host of the network', async () => {
+    const { wrapper } = await mountSettings()
+    const forms = wrapper.findAll('[data-testid="source-local-host"]')
+    expect(forms).toHaveLength(1)
+    await forms[0]!.get('input').setValue(' nas.local ')
+    await forms[0]!.trigger('submit')
+    await flushPromises()
+    expect(invoke).toHaveBeenCalledWith('sources:set-local-host', { id: 'lan', host: 'nas.local' })
   })
 
   it('shows the account and asks consent for insecure storage when there is no keyring', async () => {

@@ -49,6 +49,11 @@ export interface StartAppOptions {
   listen?: ListenPorts
   /** The media cache folder (default: the core's own temp folder, removed when the app closes). */
   mediaDir?: string
+  /**
+   * Main's network, for a test that watches it (default: none, so media and covers go through the core's
+   * own pinned connections, as in the app).
+   */
+  fetch?: typeof fetch
 }
 
 export interface MediaRequestRecord {
@@ -188,6 +193,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       windows,
       listen: options.listen,
       mediaDir: options.mediaDir,
+      fetch: options.fetch,
       copyText: (text) => void copied.push(text),
       openExternal: (url) => void openedUrls.push(url),
     })

@@ -189,7 +189,11 @@ describe('Playback', () => {
 describe('Playback with short-lived media URLs', () => {
   let app: App
   beforeAll(async () => {
-    app = await startApp({ server: { mediaUrlTtlSeconds: 2 } })
+    // Main's network is the global fetch, looked up at each call, so the test's spy sees the media requests.
+    app = await startApp({
+      server: { mediaUrlTtlSeconds: 2 },
+      fetch: (input, init) => globalThis.fetch(input, init),
+    })
     await app.page.getByTestId('now-playing').waitFor()
   })
   afterAll(() => app?.close())

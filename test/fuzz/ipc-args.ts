@@ -30,6 +30,7 @@ export const VALID_ARGS: Record<string, unknown> = {
   'sources:add': { url: 'http://127.0.0.1:4000', name: 'Mine' },
   'sources:remove': { id: 'x' },
   'sources:activate': { id: 'x' },
+  'sources:set-local-host': { id: 'x', host: 'nas.local' },
   'settings:update': { theme: 'dark' },
 }
 

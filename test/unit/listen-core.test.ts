@@ -25,6 +25,8 @@ function core(ports: ListenPorts, fetch?: typeof globalThis.fetch) {
     isTrustedSender: (url) => url.startsWith('file:///app/'),
     appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
     autoSignInBuiltin: false,
+    // The covers below are the active (built-in) source's own: main fetches nothing else on loopback.
+    builtinSourceUrl: 'http://127.0.0.1:9',
     listen: ports,
     fetch,
   })

@@ -20,6 +20,7 @@ import { createQuitSave } from './player/quit'
 import { offlineAware, wireOffline } from './offline/wire'
 import { mediaUrl } from '@shared/player/media-url'
 import { noWindows, realTimers } from './ports'
+import { createSourceNet, sourceHosts } from './net'
 import { createSettingsHandlers } from './settings/handlers'
 import { createSettingsService } from './settings/service'
 import { createActiveSource, createSourceClients } from './sources/active'
@@ -56,6 +57,12 @@ export function createCore(deps: CoreDeps): Core {
     log: log('phone-access'),
   })
   registry.setBuiltin(deps.builtinSourceUrl, deps.builtinSourceUrl ? 'ready' : 'starting')
+  // What a source points main at (media, covers) is fetched under that source's policy only.
+  const net = createSourceNet({
+    policy: (sourceId) => ({ hosts: sourceHosts(registry.get(sourceId)) }),
+    lookup: deps.lookup,
+    fetch: deps.fetch,
+  })
 
   const clients = createSourceClients({
     registry,
@@ -134,6 +141,7 @@ export function createCore(deps: CoreDeps): Core {
     registry,
     userId: () => auth.userId(),
     fetch: deps.fetch,
+    fetchFor: net.fetchFor,
     timers,
     log,
   })
@@ -150,7 +158,7 @@ export function createCore(deps: CoreDeps): Core {
 
   // The media scheme: main resolves (and re-resolves) the signed URL and streams it to the renderer.
   const mediaSource = createNetworkSource({
-    fetch: deps.fetch,
+    fetchFor: net.fetchFor,
     resolve: (ref) =>
       call(async (api, sourceId) => {
         if (sourceId !== ref.sourceId)
@@ -172,7 +180,8 @@ export function createCore(deps: CoreDeps): Core {
     ports: deps.listen ?? {},
     settings,
     events,
-    fetch: deps.fetch,
+    // The song playing is the active source's (the queue holds no other yet): its cover under its policy.
+    fetch: (input, init) => net.fetchFor(registry.active().id)(input, init),
     log,
   })
 
@@ -243,6 +252,11 @@ export function createCore(deps: CoreDeps): Core {
         return result
       },
       phoneAccess: () => phone.info(registry.get(BUILTIN_ID)?.state === 'ready'),
+      setLocalHost: ({ id, host }) => {
+        const changed = registry.setLocalHost(id, host)
+        emitSources()
+        return changed
+      },
     }),
     ...createSettingsHandlers(settings),
     ...listen.handlers,
@@ -308,6 +322,7 @@ export function createCore(deps: CoreDeps): Core {
       auth.dispose()
       updates.dispose()
       void offline.dispose()
+      net.dispose()
     },
   }
 }

@@ -13,6 +13,7 @@ import type { LoggerFactory } from './log'
 import type { createListen, ListenPorts } from './listen'
 import type { MediaHandler } from './media'
 import type { FreeSpaceProbe, MediaLimits } from './media-cache'
+import type { LookupAll } from './net'
 import type { createOffline } from './offline'
 import type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
 import type { SettingsService } from './settings/service'
@@ -45,6 +46,11 @@ export interface CoreDeps {
    */
   builtinSourceUrl?: string
   fetch?: typeof fetch
+  /**
+   * Resolves a host name to every address (default: node:dns `lookup` with `all: true`): what a data
+   * source points media and covers at is checked on these addresses, and only they are connected to.
+   */
+  lookup?: LookupAll
   log?: LoggerFactory
   timers?: Timers
   /** Opens and closes the QR login window. */

@@ -42,5 +42,7 @@ export const useSourcesStore = defineStore('sources', () => {
     add: (url: string) => run(() => invoke('sources:add', { url })),
     remove: (id: string) => run(() => invoke('sources:remove', { id })),
     activate: (id: string) => run(() => invoke('sources:activate', { id })),
+    /** The one more local host the source may point media and covers at (`''` clears it). */
+    setLocalHost: (id: string, host: string) => run(() => invoke('sources:set-local-host', { id, host })),
   }
 })

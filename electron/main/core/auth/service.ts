@@ -265,6 +265,8 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
     qrState: (): QrEvent | null => lastQr,
     qrRunning: () => flow !== undefined,
+    /** The address of the data source the running QR login is for (its `qrurl` must be on its origin). */
+    qrSourceUrl: (): string | undefined => (flow ? deps.sources.get(flow.sourceId)?.url : undefined),
 
     async logout(): Promise<void> {
       const sourceId = deps.sources.active().id

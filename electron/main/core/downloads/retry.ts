@@ -24,6 +24,7 @@ export function judge(error: unknown): Verdict {
           ? { kind: 'fatal', message: 'The data source has no audio for this song' }
           : { kind: 'retry', message: error.message }
       case 'too-large':
+      case 'refused':
         return { kind: 'fatal', message: error.message }
       default:
         return { kind: 'retry', message: error.message }

@@ -10,7 +10,15 @@ import type { FreeSpaceProbe, MediaLimits } from './limits'
  */
 export const DEFAULT_CACHE_MAX_BYTES = 2 * 1024 ** 3
 
-export type MediaCacheErrorReason = 'disk-full' | 'corrupt' | 'too-large' | 'http' | 'network' | 'cancelled'
+export type MediaCacheErrorReason =
+  | 'disk-full'
+  | 'corrupt'
+  | 'too-large'
+  | 'http'
+  | 'network'
+  | 'cancelled'
+  /** The data source pointed at an address it may not (core/net): asking again changes nothing. */
+  | 'refused'
 
 /** Why a file could not be cached. `disk-full` means nothing was left behind and the cache shrank. */
 export class MediaCacheError extends Error {
@@ -42,6 +50,8 @@ export interface MediaCacheOptions {
   freeSpace?: FreeSpaceProbe
   fs?: CacheFs
   fetch?: typeof fetch
+  /** The fetch for a source's files (the core's address guard, under that source's policy); else `fetch`. */
+  fetchFor?: (sourceId: string) => typeof fetch
   now?: () => number
   timers?: Timers
   log?: Logger

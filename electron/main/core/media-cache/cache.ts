@@ -193,7 +193,13 @@ export function createMediaCache(options: MediaCacheOptions) {
   }
 
   const fetchOnce = (key: CacheKey, origin: MediaOrigin, fill: FillOptions, live: LiveFill) =>
-    fetchInto(fetchDeps, key, origin, fill, live)
+    fetchInto(
+      options.fetchFor ? { ...fetchDeps, fetch: options.fetchFor(key.sourceId) } : fetchDeps,
+      key,
+      origin,
+      fill,
+      live,
+    )
   const fetchDeps: FetchIntoDeps = {
     fs,
     dir,

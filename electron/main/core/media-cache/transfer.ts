@@ -1,5 +1,6 @@
 import type { Logger } from '../log'
 import type { Timers } from '../ports'
+import { BlockedAddressError } from '../net'
 import type { FillOptions, MediaOrigin } from './cache-types'
 import { MediaCacheError } from './cache-types'
 import type { CacheFileHandle, CacheFs } from './fs-port'
@@ -240,6 +241,7 @@ async function request(o: TransferOptions, from: number, validator: Validator | 
     return await o.fetch(o.origin.url, { headers, signal: guard.signal })
   } catch (error) {
     if (o.fill.signal?.aborted) throw new MediaCacheError('cancelled', 'Cancelled')
+    if (error instanceof BlockedAddressError) throw new MediaCacheError('refused', error.message)
     const passed = guard.error()
     if (passed) throw passed
     throw new MediaCacheError('network', `The audio could not be fetched: ${String(error)}`)

@@ -3,6 +3,8 @@ import type { MediaRef } from '@shared/player/media-url'
 import { MediaError } from './source'
 import type { MediaOpenRequest, MediaSource } from './source'
 import { lateFetch } from '../ports'
+import { BlockedAddressError } from '../net'
+import type { SourceFetch } from '../net'
 
 /** A signed URL older than this is resolved again before use (the renderer's old rule, now main's). */
 export const SIGNED_URL_MAX_AGE_MS = 4 * 60_000
@@ -24,6 +26,8 @@ export interface NetworkSourceDeps {
    */
   resolve: (ref: MediaRef) => Promise<string>
   fetch?: typeof fetch
+  /** The fetch for the media a source names, under that source's address policy (the core's `net`). */
+  fetchFor?: SourceFetch
   now?: () => number
 }
 
@@ -41,6 +45,7 @@ const keyOf = (ref: MediaRef) => `${ref.sourceId}\n${ref.songId}\n${ref.br}`
  */
 export function createNetworkSource(deps: NetworkSourceDeps): NetworkSource {
   const fetchImpl = lateFetch(deps.fetch)
+  const fetchFor = deps.fetchFor ?? (() => fetchImpl)
   const now = deps.now ?? Date.now
   const urls = new Map<string, { url: string; at: number }>()
   const inflight = new Map<string, Promise<string>>()
@@ -63,9 +68,9 @@ export function createNetworkSource(deps: NetworkSourceDeps): NetworkSource {
     return request
   }
 
-  async function ask(url: string, request: MediaOpenRequest): Promise<Response> {
+  async function ask(ref: MediaRef, url: string, request: MediaOpenRequest): Promise<Response> {
     try {
-      return await fetchImpl(url, {
+      return await fetchFor(ref.sourceId)(url, {
         method: request.method,
         headers: request.range ? { Range: request.range } : {},
         redirect: 'follow',
@@ -73,6 +78,7 @@ export function createNetworkSource(deps: NetworkSourceDeps): NetworkSource {
       })
     } catch (error) {
       if (request.signal?.aborted) throw error
+      if (error instanceof BlockedAddressError) throw new MediaError(403, error.message)
       throw new MediaError(502, `The data source's media server could not be reached (${String(error)})`)
     }
   }
@@ -82,10 +88,10 @@ export function createNetworkSource(deps: NetworkSourceDeps): NetworkSource {
       urls.set(keyOf(ref), { url, at: now() })
     },
     async open(ref, request) {
-      let answer = await ask(await signedUrl(ref, false), request)
+      let answer = await ask(ref, await signedUrl(ref, false), request)
       if (isExpired(answer.status)) {
         await answer.body?.cancel().catch(() => undefined)
-        answer = await ask(await signedUrl(ref, true), request)
+        answer = await ask(ref, await signedUrl(ref, true), request)
       }
       const status = answer.status
       if (status === 200 || status === 206 || status === 416) return passThrough(answer)

@@ -46,7 +46,13 @@ const baseName = (key: Pick<CacheKey, 'sourceId' | 'songId'>) => hashOf(keyStrin
  * playlist's or album's own header cover is kept the same way (`keepCover`). A cover no song and no
  * download refers to any more is deleted by `sweep()` (at the next start after a song or a download went).
  */
-export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeof fetch }) {
+export function createExtrasStore(deps: {
+  fs: CacheFs
+  dir: string
+  fetch: typeof fetch
+  /** The fetch for a source's covers, under that source's address policy (default: `fetch`). */
+  fetchFor?: (sourceId: string) => typeof fetch
+}) {
   const dir = `${deps.dir}/extras`
   const coverDir = `${dir}/covers`
   /** Written when a song's extras go: its cover may now be unused (checked by `sweep`). */
@@ -86,24 +92,28 @@ export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeo
   }
 
   /**
-   * The covers being kept now, by address: the songs of an album finish downloading together and share
-   * one cover, which is fetched once (two writers of one `.part` file would also race to its rename).
+   * The covers being kept now, by source and address: the songs of an album finish downloading together
+   * and share one cover, which is fetched once (two writers of one `.part` file would also race to its
+   * rename); a cover is fetched only for the source that named it, under that source's policy, never
+   * joined by another source naming the same address.
    */
   const keeping = new Map<string, Promise<KeptExtras['cover']>>()
 
-  /** The cover kept for `url`, fetching it when it is not yet. */
-  const keepCover = (url: string): Promise<KeptExtras['cover']> => {
-    const running = keeping.get(url)
+  /** The cover kept for `url`, fetching it for `sourceId` when it is not yet. */
+  const keepCover = (url: string, sourceId: string | undefined): Promise<KeptExtras['cover']> => {
+    const job = `${sourceId ?? ''}\n${url}`
+    const running = keeping.get(job)
     if (running) return running
-    const kept = keepCoverOnce(url).finally(() => keeping.delete(url))
-    keeping.set(url, kept)
+    const kept = keepCoverOnce(url, sourceId).finally(() => keeping.delete(job))
+    keeping.set(job, kept)
     return kept
   }
 
-  const keepCoverOnce = async (url: string): Promise<KeptExtras['cover']> => {
+  const keepCoverOnce = async (url: string, sourceId: string | undefined): Promise<KeptExtras['cover']> => {
     const kept = await findCover(url)
     if (kept) return { file: kept.path.slice(dir.length + 1), type: kept.type, url }
-    const cover = await fetchCover(deps.fetch, url).catch(() => undefined)
+    const doFetch = sourceId !== undefined && deps.fetchFor ? deps.fetchFor(sourceId) : deps.fetch
+    const cover = await fetchCover(doFetch, url).catch(() => undefined)
     const ext = cover && COVER_TYPES[cover.type]
     if (!cover || !ext) return undefined
     await deps.fs.mkdir(coverDir, { recursive: true })
@@ -122,7 +132,7 @@ export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeo
       const meta = detail.meta ? { ...detail.meta, url: undefined } : undefined
       const kept: KeptExtras = { song: { ...detail, meta }, lyric: detail.meta?.lyric }
       const coverUrl = detail.album?.cover
-      if (coverUrl && /^https?:\/\//i.test(coverUrl)) kept.cover = await keepCover(coverUrl)
+      if (coverUrl && /^https?:\/\//i.test(coverUrl)) kept.cover = await keepCover(coverUrl, key.sourceId)
       const temp = `${dir}/${name}.json.part`
       await deps.fs.writeFile(temp, JSON.stringify(kept))
       await deps.fs.rename(temp, `${dir}/${name}.json`)
@@ -150,10 +160,10 @@ export function createExtrasStore(deps: { fs: CacheFs; dir: string; fetch: typeo
     },
     /**
      * Keeps the cover at an http(s) address that is not a song's (a downloaded playlist's or album's
-     * header); it stays while `sweep` is told a download refers to it.
+     * header), named by `sourceId`; it stays while `sweep` is told a download refers to it.
      */
-    async keepCover(url: string): Promise<void> {
-      if (/^https?:\/\//i.test(url)) await keepCover(url)
+    async keepCover(url: string, sourceId?: string): Promise<void> {
+      if (/^https?:\/\//i.test(url)) await keepCover(url, sourceId)
     },
     /** A download that may have referred to a cover went: the next `sweep` looks. */
     markSweep,

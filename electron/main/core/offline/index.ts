@@ -20,6 +20,7 @@ import { createExtrasStore } from './extras'
 import { createOfflineMonitor, isUnreachable } from './monitor'
 import { createPlayedCopies } from './played-copies'
 import { lateFetch } from '../ports'
+import type { SourceFetch } from '../net'
 
 export { isUnreachable } from './monitor'
 export type { KeptExtras } from './extras'
@@ -47,6 +48,8 @@ export interface OfflineDeps {
   activeSourceId: () => string
   userId: () => Id | undefined
   fetch?: typeof fetch
+  /** The fetch for what a source names (its songs' audio and covers), under that source's policy. */
+  fetchFor?: SourceFetch
   timers: Timers
   log: LoggerFactory
   /** The media scheme's address of a song (default: issue 22's `cadence-media://song/…`). */
@@ -76,6 +79,7 @@ export function createOffline(deps: OfflineDeps) {
     dir,
     fs,
     fetch: deps.fetch,
+    fetchFor: deps.fetchFor,
     maxBytes: () => deps.settings.get().mediaCacheMaxMiB * MIB,
     limits: deps.limits,
     freeSpace: deps.freeSpace,
@@ -86,7 +90,7 @@ export function createOffline(deps: OfflineDeps) {
       if (!cache.bestFor(entry, { anyBitrate: true })) void extras.forget(entry).catch(() => undefined)
     },
   })
-  const extras = createExtrasStore({ fs, dir, fetch: lateFetch(deps.fetch) })
+  const extras = createExtrasStore({ fs, dir, fetch: lateFetch(deps.fetch), fetchFor: deps.fetchFor })
 
   let availabilityTimer: unknown
   const availabilityChanged = () => {
@@ -302,7 +306,7 @@ export function createOffline(deps: OfflineDeps) {
       // The list's own header cover, so its page shows it offline (fetched while the page is open).
       if (cover) {
         void extras
-          .keepCover(cover)
+          .keepCover(cover, deps.activeSourceId())
           .catch((error: unknown) =>
             deps.log('downloads').warn('could not keep a header cover', { error: String(error) }),
           )

@@ -23,6 +23,7 @@ export type OfflineWiringDeps = Pick<
   | 'events'
   | 'userId'
   | 'fetch'
+  | 'fetchFor'
   | 'timers'
   | 'log'
 > & {
@@ -68,6 +69,7 @@ export function wireOffline(deps: OfflineWiringDeps): {
     activeSourceId: () => registry.active().id,
     userId: deps.userId,
     fetch: deps.fetch,
+    fetchFor: deps.fetchFor,
     timers: deps.timers,
     log: deps.log,
   })

@@ -7,6 +7,7 @@ export interface SourcesController {
   add: Handlers['sources:add']
   remove(id: string): void
   activate(id: string): void
+  setLocalHost: Handlers['sources:set-local-host']
   phoneAccess: Handlers['sources:phone-access']
 }
 
@@ -16,6 +17,7 @@ export function createSourcesHandlers(sources: SourcesController): Pick<Handlers
     'sources:add': (args, context) => sources.add(args, context),
     'sources:remove': ({ id }) => sources.remove(id),
     'sources:activate': ({ id }) => sources.activate(id),
+    'sources:set-local-host': (args, context) => sources.setLocalHost(args, context),
     'sources:phone-access': (args, context) => sources.phoneAccess(args, context),
   }
 }

@@ -2,7 +2,7 @@ import type { DataSourceInfo, DataSourceState, SourceList } from '@shared/ipc/co
 import { CadenceError, DataSourceError } from '@shared/errors'
 import { createApiClient } from '../api/client'
 import type { KeyValueStore } from '../ports'
-import { validateSourceUrl } from './url'
+import { validateLocalHost, validateSourceUrl } from './url'
 
 /**
  * The list of data sources: the built-in one first (id `builtin`, its URL known only at run time), then
@@ -16,6 +16,8 @@ interface StoredSource {
   id: string
   name: string
   url: string
+  /** One more host of the user's network its media and covers may come from (`DataSourceInfo.localHost`). */
+  localHost?: string
 }
 interface StoredSources {
   v: 1
@@ -31,6 +33,8 @@ export interface SourceRegistry {
   add(input: { url: string; name?: string }): Promise<DataSourceInfo>
   remove(id: string): void
   setActive(id: string): void
+  /** The one more local host an added source may point media and covers at (`''`: none). */
+  setLocalHost(id: string, host: string): DataSourceInfo
   setBuiltin(url: string | undefined, state: DataSourceState): void
 }
 
@@ -109,6 +113,7 @@ export function createSourceRegistry(deps: RegistryDeps): SourceRegistry {
     url: s.url,
     builtin: false,
     insecure: validateSafe(s.url),
+    ...(typeof s.localHost === 'string' && s.localHost ? { localHost: s.localHost } : {}),
   })
 
   const registry: SourceRegistry = {
@@ -155,6 +160,22 @@ export function createSourceRegistry(deps: RegistryDeps): SourceRegistry {
       }
       stored.activeId = id
       write(stored)
+    },
+    setLocalHost(id, host) {
+      if (id === BUILTIN_ID) {
+        throw new CadenceError({
+          kind: 'invalid-argument',
+          message: 'The built-in data source serves only its own files',
+        })
+      }
+      const localHost = validateLocalHost(host)
+      const stored = read()
+      const source = stored.added.find((s) => s.id === id)
+      if (!source) throw new CadenceError({ kind: 'invalid-argument', message: 'No such data source' })
+      if (localHost) source.localHost = localHost
+      else delete source.localHost
+      write(stored)
+      return info(source)
     },
     setBuiltin(url, state) {
       builtinUrl = url?.replace(/\/+$/, '')

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { CadenceError } from '@shared/errors'
 
 /**
@@ -73,4 +74,27 @@ export function validateSourceUrl(raw: string): ValidatedSourceUrl {
   }
   const path = url.pathname.replace(/\/+$/, '')
   return { url: `${url.origin}${path}`, insecure: url.protocol === 'http:' && !loopback }
+}
+
+/**
+ * The one more local host a data source may point media and covers at: a host name or an IP address,
+ * nothing else (no scheme, port or path). Lower-cased, IPv6 without brackets; `''` means none.
+ */
+export function validateLocalHost(raw: string): string {
+  const text = raw.trim().toLowerCase().replace(/\.$/, '')
+  if (!text) return ''
+  const literal = text.replace(/^\[|\]$/g, '')
+  if (isIP(literal) === 6) return literal
+  let host: string | undefined
+  try {
+    const url = new URL(`http://${literal}/`)
+    if (!url.port && !url.username && !url.password) host = url.hostname
+  } catch {
+    host = undefined
+  }
+  // The parser's spelling must be what was typed: no path, port or user, no "192.168.1" read as an address.
+  if (host !== literal) {
+    throw invalid('Enter only a host name or an IP address, such as nas.local or 192.168.1.20')
+  }
+  return host
 }

@@ -11,6 +11,8 @@ export default {
     qrLocal:
       'This data source is on this computer, where a phone cannot reach it. Sign in on this computer instead.',
     qrOpenHere: 'Open the sign-in page here',
+    qrOpenRefused:
+      'Cadence did not open this sign-in page: it is not on the data source’s own address. Scan the code with your phone instead.',
     qrWaitingHere: 'Waiting for you to confirm on the sign-in page.',
     qrAlt: 'QR code to scan with your phone',
     qrLoading: 'Getting a code…',
@@ -34,6 +36,7 @@ export default {
     qrHow: '用手机相机扫描二维码，然后在手机上确认。',
     qrLocal: '这个数据源在本机上，手机无法访问。请在这台电脑上登录。',
     qrOpenHere: '在本机打开登录页面',
+    qrOpenRefused: 'Cadence 没有打开这个登录页面：它不在数据源自己的地址上。请改用手机扫描二维码。',
     qrWaitingHere: '等待你在登录页面上确认。',
     qrAlt: '用手机扫描的二维码',
     qrLoading: '正在获取二维码…',

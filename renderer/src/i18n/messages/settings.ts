@@ -26,6 +26,12 @@ export default {
     addSource: 'Add',
     sourceAdded: 'Data source added.',
     sourceFailed: 'The data source was not changed: {reason}',
+    localHost: 'Also allow files from',
+    localHostHint:
+      'Cadence fetches this source’s songs and covers only from its own host or the internet. If its files sit on another device of your network (a NAS), name it here.',
+    localHostPlaceholder: 'nas.local or 192.168.1.20',
+    localHostSave: 'Save',
+    localHostSaved: 'Saved.',
     phoneSignIn: 'Let my phone sign in',
     phoneSignInHint:
       'Opens the built-in library to your network so another device can use it and your phone can confirm its sign-in. Anyone on the network can reach it; only your passphrase signs in.',
@@ -110,6 +116,12 @@ export default {
     addSource: '添加',
     sourceAdded: '已添加数据源。',
     sourceFailed: '数据源未更改：{reason}',
+    localHost: '同时允许来自此主机的文件',
+    localHostHint:
+      'Cadence 只从数据源自己的主机或互联网获取它的歌曲和封面。如果它的文件存放在你网络中的另一台设备上（例如 NAS），请在这里填写该设备。',
+    localHostPlaceholder: 'nas.local 或 192.168.1.20',
+    localHostSave: '保存',
+    localHostSaved: '已保存。',
     phoneSignIn: '允许手机登录',
     phoneSignInHint:
       '将内置曲库开放到你的网络，让其他设备可以使用它，并由你的手机确认登录。网络中的任何人都能访问它，但只有输入你的口令才能登录。',
