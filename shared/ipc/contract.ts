@@ -207,7 +207,7 @@ export type UpdateState = { checkedAt: number | null; nextCheckAt: number | null
 /**
  * A playlist a page at a time. `catalog:playlist` answers the header, the length of the list and its first
  * rows; `catalog:playlist-rows` answers any other range (of the whole list, or of the songs matching a
- * search within it). Main keeps the whole list.
+ * search within it). Main keeps the whole list, up to `MAX_LIST_ROWS` songs.
  *
  * A row is a `Song` that carries only what a row shows and the player needs before it resolves the song:
  * id, name, translated names, artists' ids and names, the album's id, name and cover, duration, whether
