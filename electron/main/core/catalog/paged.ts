@@ -168,7 +168,7 @@ export function createPagedCatalog(options: PagedCatalogOptions) {
   function account(entry: Entry, songs: unknown[]) {
     for (const song of songs) {
       // A song kept as JSON text is a view of its whole answer's bytes, shared by every song of it.
-      const buffer = song instanceof JsonText ? song.bytes.buffer : undefined
+      const buffer = song instanceof JsonText ? song.source.buffer : undefined
       if (buffer && !entry.buffers.has(buffer)) {
         entry.buffers.add(buffer)
         entry.bytes += buffer.byteLength
