@@ -217,7 +217,7 @@ export type UpdateState = { checkedAt: number | null; nextCheckAt: number | null
 /**
  * A playlist a page at a time. `catalog:playlist` answers the header, the length of the list and its first
  * rows; `catalog:playlist-rows` answers any other range (of the whole list, or of the songs matching a
- * search within it). Main keeps the whole list.
+ * search within it). Main keeps the whole list, up to `MAX_LIST_ROWS` songs.
  *
  * A row is a `Song` that carries only what a row shows and the player needs before it resolves the song:
  * id, name, translated names, artists' ids and names, the album's id, name and cover, duration, whether
@@ -231,14 +231,31 @@ export type UpdateState = { checkedAt: number | null; nextCheckAt: number | null
 export type SongRow = Omit<Song, 'album'> & {
   album?: Omit<NonNullable<Song['album']>, 'artists'> & { artists?: NonNullable<Song['album']>['artists'] }
 }
+/**
+ * The most songs main keeps of one list (a playlist or an album), whatever size the data source claims: the
+ * reference data source's own cap on a detail. Past it main fetches nothing more of the list.
+ */
+export const MAX_LIST_ROWS = 100_000
+/**
+ * A list cut short by main: the data source claimed `claimed` songs (in `size`, or by sending them),
+ * `shown` of them are shown. Present only when the claim passed what main keeps.
+ */
+export interface ListCap {
+  claimed: number
+  shown: number
+}
 export type PlaylistHead = Omit<Playlist, 'songs'> & {
-  /** How many songs the list has. */
+  /** How many songs the list has (at most `MAX_LIST_ROWS`). */
   total: number
   /** Rows from index 0 (enough for the first screens). */
   rows: Song[]
   /** The songs' total time in ms, when main has the whole list (and any song says how long it is). */
   duration?: number
+  /** The source claimed more songs than main keeps. */
+  capped?: ListCap
 }
+/** An album's detail (`albums:detail`): at most `MAX_LIST_ROWS` songs, `capped` when it claimed more. */
+export type AlbumDetail = Playlist & { capped?: ListCap }
 /**
  * The longest search the app sends, in characters: the reference data source's own cap (longer words
  * are refused there with HTTP 400, which no retry can fix), so the field stops there.
@@ -258,6 +275,8 @@ export interface PlaylistRows {
   total: number
   offset: number
   rows: Song[]
+  /** The playlist was cut short (see `PlaylistHead.capped`): a search looked at the songs kept. */
+  capped?: ListCap
 }
 
 // ---- channels: renderer → main (invoke) ----

@@ -14,6 +14,7 @@ import type {
   OfflineState,
 } from './offline'
 import type {
+  AlbumDetail,
   AppInfo,
   CollectionAddResult,
   CollectionFile,
@@ -259,7 +260,7 @@ export const invokeChannels = {
 
   'capabilities:get': channel<Capabilities>().args(none),
   /** An album from the data source's album endpoint (`unavailable` where it has none). */
-  'albums:detail': channel<Playlist>().args(byId),
+  'albums:detail': channel<AlbumDetail>().args(byId),
   'albums:saved': channel<Album[]>().args(none),
   'albums:save': channel<void>().args(z.object({ id: idSchema, like: z.boolean() }).strict()),
   'likes:state': channel<LikedSongs>().args(none),

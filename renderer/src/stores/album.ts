@@ -2,7 +2,8 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { Album, Id, Playlist, SearchResult, Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
-import type { SongRow } from '@shared/ipc/contract'
+import { MAX_LIST_ROWS } from '@shared/ipc/contract'
+import type { AlbumDetail, SongRow } from '@shared/ipc/contract'
 import { invoke } from '@renderer/services/cadence'
 import { useAsyncState } from '@renderer/stores/async-state'
 import { useCapabilitiesStore } from './capabilities'
@@ -20,7 +21,8 @@ export interface AlbumQuery {
  * search for the album's name (the fallback, which the page says).
  */
 export interface AlbumPage {
-  album: Playlist
+  /** `capped`: main shows only the first songs of an album the data source says is longer. */
+  album: AlbumDetail
   source: 'album-detail' | 'data-source' | 'search'
 }
 
@@ -98,7 +100,7 @@ export const useAlbumStore = defineStore('album', () => {
         const head = await invoke('catalog:playlist', { id: q.id })
         if (head.type === 'album') {
           const { rows, total, ...header } = head
-          const playlist: Playlist = { ...header, songs: await allRows(q.id, rows, total) }
+          const playlist: AlbumDetail = { ...header, songs: await allRows(q.id, rows, total) }
           const artist = playlist.creator ?? albumArtist(playlist, q)
           return { album: { ...playlist, creator: artist }, source: 'data-source' }
         }
@@ -123,10 +125,10 @@ export const useAlbumStore = defineStore('album', () => {
   return { query, detail, open }
 })
 
-/** Every song of a paged list: the first rows came with the header, the rest in pages. */
+/** Every song of a paged list: the first rows came with the header, the rest in pages (main caps the total). */
 async function allRows(id: Id, first: Song[], total: number): Promise<Song[]> {
   const songs = [...first]
-  while (songs.length < total) {
+  while (songs.length < Math.min(total, MAX_LIST_ROWS)) {
     const page = await invoke('catalog:playlist-rows', { id, offset: songs.length, limit: 2000 })
     if (page.rows.length === 0) break
     songs.push(...page.rows)

@@ -1,4 +1,6 @@
 import type { Id, Playlist } from '@shared/api/models'
+import { MAX_LIST_ROWS } from '@shared/ipc/contract'
+import type { AlbumDetail } from '@shared/ipc/contract'
 import type { Handlers } from '../ipc/router'
 import {
   albumDetail,
@@ -38,7 +40,7 @@ export function createExtensionHandlers(deps: {
     'albums:detail': ({ id }) =>
       call(async (api, sid) => {
         const album = await capabilities.use(sid, 'album-detail', () => albumDetail(api, id))
-        return { ...album, type: 'album', songs: album.songs?.map(toRow) } satisfies Playlist
+        return albumAnswer(album)
       }),
     'albums:saved': () => call((api, sid) => capabilities.use(sid, 'album-sublist', () => savedAlbums(api))),
     'albums:save': ({ id, like }) =>
@@ -63,4 +65,17 @@ export function createExtensionHandlers(deps: {
         capabilities.use(sid, 'playlist-subscribe', () => subscribePlaylist(api, id, subscribe)),
       ),
   }
+}
+
+/**
+ * An album as the renderer gets it: rows, at most `MAX_LIST_ROWS` of them whatever `size` the source
+ * claims or however many songs it sent (`capped` says both), and its size the songs shown.
+ */
+function albumAnswer(album: Playlist): AlbumDetail {
+  const songs = album.songs?.slice(0, MAX_LIST_ROWS)
+  const said = album.size === undefined || Number.isNaN(album.size) ? 0 : album.size
+  const claimed = Math.floor(Math.min(Math.max(said, album.songs?.length ?? 0), Number.MAX_SAFE_INTEGER))
+  const shown = songs?.length ?? 0
+  if (claimed <= MAX_LIST_ROWS) return { ...album, type: 'album', songs: songs?.map(toRow) }
+  return { ...album, type: 'album', size: shown, songs: songs?.map(toRow), capped: { claimed, shown } }
 }

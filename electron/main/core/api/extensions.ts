@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { albumSchema, idSchema, playlistSchema, songSchema } from '@shared/api/models'
+import { albumSchema, idSchema, playlistSchema } from '@shared/api/models'
 import type { Album, Id, Playlist } from '@shared/api/models'
+import { playlistDetailSchema } from './answers'
 import type { ApiClient } from './client'
 
 /**
@@ -28,7 +29,8 @@ const tolerant = <T extends z.ZodType>(item: T) =>
     }),
   )
 
-const albumDetailSchema = playlistSchema.extend({ songs: tolerant(songSchema) })
+/** An album's detail: its songs checked as a playlist's are (in slices, a bad one dropped). */
+const albumDetailSchema = playlistDetailSchema
 const likeStateSchema = z.object({ id: idSchema, isLiked: z.boolean() })
 /** Writes that answer success without `data`: whatever comes is fine. */
 const anything = z.unknown()

@@ -22,6 +22,10 @@ export interface ApiClientOptions {
   timeoutMs?: number
   /** How long browse answers are reused. 0 disables the cache. */
   cacheTtlMs?: number
+  /** The cache's bound on the answers' bytes (least recently used dropped first). Default 32 MB. */
+  cacheMaxBytes?: number
+  /** The cache's bound on answers kept. Default 256. */
+  cacheMaxEntries?: number
   /** Delay before the one retry of an idempotent GET after a network error. */
   retryDelayMs?: number
   now?: () => number
@@ -53,6 +57,9 @@ export const MAX_JSON_BYTES = 16 * 1024 * 1024
 export const MAX_REDIRECTS = 3
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 const SUCCESS_CODES = new Set([0, 200])
+/** The cache's default bounds: a few long lists or hundreds of small answers. */
+export const CACHE_MAX_BYTES = 32 * 1024 * 1024
+export const CACHE_MAX_ENTRIES = 256
 
 /** Envelope codes some servers use for "log in first". */
 const LOGIN_REQUIRED_CODES = new Set([301, 401])
@@ -65,12 +72,40 @@ export function createTransport(options: ApiClientOptions) {
   const cacheTtlMs = options.cacheTtlMs ?? 60_000
   const retryDelayMs = options.retryDelayMs ?? 300
   const now = options.now ?? Date.now
-  const cache = new Map<string, { at: number; value: unknown }>()
+  const cacheMaxBytes = options.cacheMaxBytes ?? CACHE_MAX_BYTES
+  const cacheMaxEntries = options.cacheMaxEntries ?? CACHE_MAX_ENTRIES
+  /**
+   * Browse answers by request, least recently used first (a hit moves to the end), with the bytes each
+   * answer was read from (about what it holds: long lists keep their songs as views of those bytes).
+   * Bounded: an expired answer is dropped when met or when a new one comes, and past `cacheMaxEntries`
+   * answers or `cacheMaxBytes` bytes the least recently used go first.
+   */
+  const cache = new Map<string, { at: number; value: unknown; bytes: number }>()
+  let cacheBytes = 0
+  const forget = (key: string) => {
+    const entry = cache.get(key)
+    if (!entry) return
+    cacheBytes -= entry.bytes
+    cache.delete(key)
+  }
+  const remember = (key: string, value: unknown, bytes: number) => {
+    forget(key)
+    if (bytes > cacheMaxBytes) return
+    const at = now()
+    for (const [other, entry] of cache) if (at - entry.at >= cacheTtlMs) forget(other)
+    cache.set(key, { at, value, bytes })
+    cacheBytes += bytes
+    for (const [oldest] of cache) {
+      if (cacheBytes <= cacheMaxBytes && cache.size <= cacheMaxEntries) break
+      forget(oldest)
+    }
+  }
   /** Bumped by every clear: an answer to a read started before a clear (a like) is not cached after it. */
   let cacheGeneration = 0
   const clearCache = () => {
     cacheGeneration++
     cache.clear()
+    cacheBytes = 0
   }
 
   /** Writes in flight (likes). A read issued meanwhile waits for them, so it never shows the state before. */
@@ -88,7 +123,12 @@ export function createTransport(options: ApiClientOptions) {
     const cacheKey = `${credential ? 'auth' : 'anon'} ${method} ${url.pathname}${url.search}`
     if (call.cache && cacheTtlMs > 0) {
       const hit = cache.get(cacheKey)
-      if (hit && now() - hit.at < cacheTtlMs) return hit.value as z.output<T>
+      if (hit && now() - hit.at < cacheTtlMs) {
+        cache.delete(cacheKey)
+        cache.set(cacheKey, hit)
+        return hit.value as z.output<T>
+      }
+      if (hit) forget(cacheKey)
     }
 
     const generation = cacheGeneration
@@ -96,9 +136,8 @@ export function createTransport(options: ApiClientOptions) {
     let lastError: DataSourceError | undefined
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
-        const value = await send(method, url, credential, call)
-        if (call.cache && cacheTtlMs > 0 && generation === cacheGeneration)
-          cache.set(cacheKey, { at: now(), value })
+        const { value, bytes } = await send(method, url, credential, call)
+        if (call.cache && cacheTtlMs > 0 && generation === cacheGeneration) remember(cacheKey, value, bytes)
         return value
       } catch (error) {
         lastError = error as DataSourceError
@@ -116,7 +155,7 @@ export function createTransport(options: ApiClientOptions) {
     url: URL,
     credential: string | undefined,
     call: ApiCall<T>,
-  ): Promise<z.output<T>> {
+  ): Promise<{ value: z.output<T>; bytes: number }> {
     const endpoint = call.path
     const timeout = AbortSignal.timeout(timeoutMs)
     const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout
@@ -231,9 +270,10 @@ export function createTransport(options: ApiClientOptions) {
         message: `The data source sent an unexpected answer (${issue ? `${issue.path.join('.') || 'data'}: ${issue.message}` : 'invalid data'})`,
       })
     }
-    if (endpoint.startsWith('/connect/qr/')) return parsed.data
+    const bytes = body.byteLength
+    if (endpoint.startsWith('/connect/qr/')) return { value: parsed.data, bytes }
     await normaliseImagesSliced(parsed.data, baseUrl)
-    return parsed.data
+    return { value: parsed.data, bytes }
   }
 
   /**

@@ -1,9 +1,11 @@
 import { artistNames } from '@shared/api/artist-names'
 import { songSchema } from '@shared/api/models'
 import type { Id, Song } from '@shared/api/models'
-import type { PlaylistHead, PlaylistRows, PlaylistSort } from '@shared/ipc/contract'
+import { MAX_LIST_ROWS } from '@shared/ipc/contract'
+import type { ListCap, PlaylistHead, PlaylistRows, PlaylistSort } from '@shared/ipc/contract'
 import type { ApiClient, PlaylistWithRawSongs } from '../api/client'
 import type { ActiveCall } from '../sources/active'
+import { defaultTurn, JsonText } from '../api/sliced-json'
 import { totalDuration } from './durations'
 
 /**
@@ -15,7 +17,14 @@ import { totalDuration } from './durations'
  * from the data source a server page at a time when asked for (or all of them, for a search within the
  * list). Songs are validated when a row is first asked for, never all of a long list up front. A song
  * that fails validation becomes an unplayable row, so the list's length and indices never shift.
+ *
+ * The work is bounded whatever the data source claims: a list keeps at most `maxRows` songs (so at most
+ * `maxRows / serverPage` pages are fetched) and the answers it keeps alive at most about `maxBytes`; past
+ * either, the list ends there and says so (`capped`: what the source claimed, what is shown).
  */
+
+/** The bytes of answers one list may keep alive before no further page is fetched. */
+export const MAX_LIST_BYTES = 64 * 1024 * 1024
 
 export interface PagedCatalogOptions {
   call: ActiveCall
@@ -25,13 +34,25 @@ export interface PagedCatalogOptions {
   serverPage?: number
   /** Playlists kept (least recently used dropped). Default 4. */
   keep?: number
+  /** Songs kept of one list, whatever size the source claims. Default `MAX_LIST_ROWS` (100,000). */
+  maxRows?: number
+  /** Bytes of answers one list keeps alive before it stops fetching. Default `MAX_LIST_BYTES` (64 MB). */
+  maxBytes?: number
 }
 
 interface Entry {
   key: string
   id: Id
-  head: Omit<PlaylistHead, 'total' | 'rows' | 'size'>
+  head: Omit<PlaylistHead, 'total' | 'rows' | 'size' | 'capped'>
+  /** How many songs the list is taken to have: at most `maxRows`, less once it ends early. */
   total: number
+  /** The most songs the source claimed (its `size`, or the songs it sent). */
+  claimed: number
+  /** The list was cut short by `maxRows` or `maxBytes` (not merely a `size` the songs never reached). */
+  cut: boolean
+  /** The answers' bytes the kept songs hold on to (each answer counted once). */
+  buffers: Set<ArrayBufferLike>
+  bytes: number
   /** Raw songs by index (holes where a server page is not fetched yet). */
   raw: unknown[]
   /** Every song is in `raw`. */
@@ -124,10 +145,15 @@ function sortIndices(indices: number[], rowAt: (index: number) => Song, sort: Pl
   })
 }
 
+/** Rows validated (for a search or a sort) between two turns of the event loop. */
+const ROWS_PER_TURN = 2000
+
 export function createPagedCatalog(options: PagedCatalogOptions) {
   const firstRows = options.firstRows ?? 100
   const serverPage = options.serverPage ?? 1000
   const keep = options.keep ?? 4
+  const maxRows = options.maxRows ?? MAX_LIST_ROWS
+  const maxBytes = options.maxBytes ?? MAX_LIST_BYTES
   const entries = new Map<string, Entry>()
 
   const keyOf = (sourceId: string, id: Id) => `${sourceId}\n${String(id)}`
@@ -138,30 +164,75 @@ export function createPagedCatalog(options: PagedCatalogOptions) {
     while (entries.size > keep) entries.delete(entries.keys().next().value!)
   }
 
-  /** Puts one answer's songs at `offset`; an answer longer than asked means the server sent every song. */
+  /** Counts the answers' bytes that `songs` keep alive. */
+  function account(entry: Entry, songs: unknown[]) {
+    for (const song of songs) {
+      // A song kept as JSON text is a view of its whole answer's bytes, shared by every song of it.
+      const buffer = song instanceof JsonText ? song.source.buffer : undefined
+      if (buffer && !entry.buffers.has(buffer)) {
+        entry.buffers.add(buffer)
+        entry.bytes += buffer.byteLength
+      }
+    }
+  }
+
+  /** The list ends at `end` (the caps reached): nothing past it is kept or fetched. */
+  function cutAt(entry: Entry, end: number) {
+    if (end >= entry.total) return
+    entry.total = end
+    entry.cut = true
+    if (entry.raw.length > end) entry.raw.length = end
+    if (entry.rows.length > end) entry.rows.length = end
+  }
+
+  /**
+   * Puts one answer's songs at `offset`; an answer longer than asked means the server sent every song.
+   * Songs past `total` (at most `maxRows`) are dropped.
+   */
   function fill(entry: Entry, answer: PlaylistWithRawSongs, offset: number, limit: number) {
-    const songs = answer.songs ?? []
-    if (songs.length > limit || (offset === 0 && songs.length >= entry.total)) {
+    const all = answer.songs ?? []
+    entry.claimed = Math.max(entry.claimed, offset + all.length)
+    if (all.length > limit || (offset === 0 && all.length >= entry.total)) {
+      const songs = all.length > maxRows ? all.slice(0, maxRows) : all
+      account(entry, songs)
       entry.raw = songs
       entry.total = songs.length
+      entry.cut = all.length > songs.length
       entry.complete = true
       entry.rows.length = songs.length
       return
     }
+    const kept = Math.max(0, Math.min(all.length, entry.total - offset))
+    const songs = kept < all.length ? all.slice(0, kept) : all
+    account(entry, songs)
     for (let i = 0; i < songs.length; i++) entry.raw[offset + i] = songs[i]
-    // A server whose `size` overstated the list: it ends where the songs end.
-    if (songs.length < limit && offset + songs.length < entry.total) entry.total = offset + songs.length
+    if (all.length < limit && offset + all.length < entry.total) {
+      // A server whose `size` overstated the list: it ends where the songs end.
+      entry.total = offset + all.length
+      entry.cut = false
+    }
   }
+
+  const capOf = (entry: Entry): ListCap | undefined =>
+    entry.cut ? { claimed: entry.claimed, shown: entry.total } : undefined
 
   async function open(id: Id): Promise<PlaylistHead> {
     return options.call(async (api, sourceId) => {
       const answer = await api.playlistPage(id, { offset: 0, limit: serverPage })
       const { songs, size, ...head } = answer
+      // `size` as sent: 1e12 or 1e400 (Infinity once parsed) claim more than any list main keeps.
+      const said =
+        size === undefined || Number.isNaN(size) ? 0 : Math.floor(Math.min(size, Number.MAX_SAFE_INTEGER))
+      const claimed = Math.max(0, said, songs?.length ?? 0)
       const entry: Entry = {
         key: keyOf(sourceId, id),
         id,
         head,
-        total: Math.max(size ?? 0, songs?.length ?? 0),
+        total: Math.min(claimed, maxRows),
+        claimed,
+        cut: claimed > maxRows,
+        buffers: new Set(),
+        bytes: 0,
         raw: [],
         complete: false,
         pages: new Map([[0, Promise.resolve()]]),
@@ -170,6 +241,7 @@ export function createPagedCatalog(options: PagedCatalogOptions) {
       }
       fill(entry, answer, 0, serverPage)
       if (!entry.complete && entry.raw.length >= entry.total) entry.complete = true
+      const capped = capOf(entry)
       remember(entry)
       // The total time when every song is here (a list the server sent whole, or one page long).
       const duration = entry.complete ? await totalDuration(entry.raw) : undefined
@@ -179,6 +251,7 @@ export function createPagedCatalog(options: PagedCatalogOptions) {
         total: entry.total,
         rows: rowsOf(entry, 0, firstRows),
         ...(duration === undefined ? {} : { duration }),
+        ...(capped ? { capped } : {}),
       }
     })
   }
@@ -189,6 +262,13 @@ export function createPagedCatalog(options: PagedCatalogOptions) {
     const waits: Promise<void>[] = []
     for (let page = Math.floor(start / serverPage); page * serverPage < Math.min(end, entry.total); page++) {
       let pending = entry.pages.get(page)
+      if (!pending && entry.bytes > maxBytes) {
+        // The list holds all the memory it may: it ends at the first page never asked for.
+        let first = 0
+        while (entry.pages.has(first)) first++
+        cutAt(entry, first * serverPage)
+        continue
+      }
       if (!pending) {
         const offset = page * serverPage
         pending = api.playlistPage(entry.id, { offset, limit: serverPage }).then(
@@ -259,10 +339,13 @@ export function createPagedCatalog(options: PagedCatalogOptions) {
       // A search or a sort looks at every song: the whole list is fetched once, then kept.
       const key = JSON.stringify([terms, sort?.by ?? null, !!sort?.descending])
       if (entry.view?.key !== key) {
-        const indices = ensureAll(api, entry).then(() => {
+        const indices = ensureAll(api, entry).then(async () => {
           const found: number[] = []
-          for (let i = 0; i < entry.total; i++)
+          for (let i = 0; i < entry.total; i++) {
+            // Validating a row costs a few µs: 100,000 of them in one piece would hold main for long.
+            if (i > 0 && i % ROWS_PER_TURN === 0) await defaultTurn()
             if (!terms.length || matches(rowAt(entry, i), terms)) found.push(i)
+          }
           return sort ? sortIndices(found, (i) => rowAt(entry, i), sort) : found
         })
         entry.view = { key, indices }
@@ -270,7 +353,13 @@ export function createPagedCatalog(options: PagedCatalogOptions) {
       }
       const indices = await entry.view.indices
       const slice = indices.slice(args.offset, args.offset + args.limit)
-      return { total: indices.length, offset: args.offset, rows: slice.map((i) => rowAt(entry, i)) }
+      const capped = capOf(entry)
+      return {
+        total: indices.length,
+        offset: args.offset,
+        rows: slice.map((i) => rowAt(entry, i)),
+        ...(capped ? { capped } : {}),
+      }
     })
   }
 

@@ -19,6 +19,8 @@ export default {
     noMatches: 'No song in this playlist matches “{query}”.',
     searching: 'Searching…',
     matches: '{n} of {total} songs matches | {n} of {total} songs match',
+    capped:
+      'The data source says there is {more} more song; showing the first {shown}. | The data source says there are {more} more songs; showing the first {shown}.',
     type: { normal: 'Playlist', album: 'Album', dj: 'Radio', artist: 'Artist' },
   },
   'zh-CN': {
@@ -41,6 +43,7 @@ export default {
     noMatches: '歌单里没有符合“{query}”的歌曲。',
     searching: '正在搜索…',
     matches: '{total} 首中有 {n} 首符合',
+    capped: '数据源称还有 {more} 首歌曲；只显示前 {shown} 首。',
     type: { normal: '歌单', album: '专辑', dj: '电台', artist: '歌手' },
   },
 }
