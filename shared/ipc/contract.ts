@@ -255,7 +255,6 @@ export interface PlaylistRows {
 /** Every invoke channel; the argument schemas are in `./schemas` (main only), one per name here. */
 export const INVOKE_CHANNELS = [
   'app:info',
-  'app:open-external',
   'app:copy-text',
   'catalog:recommend-playlists',
   'catalog:toplists',

@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { idSchema } from '../api/models'
-import { collectionSongSchema } from './collection-song'
+import { collectionSongSchema, ipcIdSchema } from './collection-song'
 import type { Id } from '../api/models'
 import type { Album, Artist, LikeResult, Playlist, SearchResult, Song } from '../api/models'
 import { settingsPatchSchema } from '../settings-schema'
@@ -56,14 +55,14 @@ const limitArgs = (max: number) =>
     .object({ limit: z.number().int().min(1).max(max).optional() })
     .strict()
     .optional()
-const byId = z.object({ id: idSchema }).strict()
+const byId = z.object({ id: ipcIdSchema }).strict()
 
 export const playerStateSchema = z
   .object({
     playing: z.boolean(),
     song: z
       .object({
-        id: idSchema,
+        id: ipcIdSchema,
         name: z.string().max(500),
         artists: z.string().max(1000),
         liked: z.boolean(),
@@ -99,13 +98,10 @@ export const DOWNLOADS_MAX_ADD = 20_000
 const collectionSongs = z.array(collectionSongSchema).min(1).max(COLLECTION_MAX_SONGS)
 const collectionFormat = z.enum(['m3u8', 'json'])
 /** Songs sent to a playlist in the account at once (the id list travels in one query string). */
-const accountSongIds = z.array(idSchema).min(1).max(1000)
+const accountSongIds = z.array(ipcIdSchema).min(1).max(1000)
 
 export const invokeChannels = {
   'app:info': channel<AppInfo>().args(none),
-  'app:open-external': channel<void>().args(
-    z.object({ url: z.url({ protocol: /^https?$/ }).max(2048) }).strict(),
-  ),
 
   /** Puts text on the system clipboard (a song's link): the renderer has no clipboard permission. */
   'app:copy-text': channel<void>().args(z.object({ text: z.string().min(1).max(8192) }).strict()),
@@ -125,7 +121,7 @@ export const invokeChannels = {
   'catalog:playlist-rows': channel<PlaylistRows>().args(
     z
       .object({
-        id: idSchema,
+        id: ipcIdSchema,
         offset: z.number().int().min(0).max(1_000_000),
         limit: z.number().int().min(1).max(2000),
         /** Only the songs whose name, artists or album contain these words. */
@@ -149,10 +145,10 @@ export const invokeChannels = {
       })
       .strict(),
   ),
-  'catalog:like': channel<LikeResult>().args(z.object({ id: idSchema, like: z.boolean() }).strict()),
+  'catalog:like': channel<LikeResult>().args(z.object({ id: ipcIdSchema, like: z.boolean() }).strict()),
 
   'player:resolve': channel<Song>().args(
-    z.object({ id: idSchema, br: z.number().int().min(1).max(100_000_000).optional() }).strict(),
+    z.object({ id: ipcIdSchema, br: z.number().int().min(1).max(100_000_000).optional() }).strict(),
   ),
   'player:report-state': channel<void>().args(playerStateSchema),
   'player:save-session': channel<void>().args(playerSessionSchema),
@@ -197,7 +193,7 @@ export const invokeChannels = {
   'notify:track-changed': channel<void>().args(
     z
       .object({
-        id: idSchema,
+        id: ipcIdSchema,
         name: z.string().max(500),
         artists: z.string().max(1000),
         album: z.string().max(500).optional(),
@@ -227,7 +223,7 @@ export const invokeChannels = {
     z.object({ id: collectionId, songs: collectionSongs }).strict(),
   ),
   'collection:remove': channel<CollectionPlaylist>().args(
-    z.object({ id: collectionId, songIds: z.array(idSchema).min(1).max(COLLECTION_MAX_SONGS) }).strict(),
+    z.object({ id: collectionId, songIds: z.array(ipcIdSchema).min(1).max(COLLECTION_MAX_SONGS) }).strict(),
   ),
   /** Moves the song at `from` to `to` (indices in the playlist as it is now). */
   'collection:move': channel<CollectionPlaylist>().args(
@@ -257,7 +253,7 @@ export const invokeChannels = {
   /** An album from the data source's album endpoint (`unavailable` where it has none). */
   'albums:detail': channel<Playlist>().args(byId),
   'albums:saved': channel<Album[]>().args(none),
-  'albums:save': channel<void>().args(z.object({ id: idSchema, like: z.boolean() }).strict()),
+  'albums:save': channel<void>().args(z.object({ id: ipcIdSchema, like: z.boolean() }).strict()),
   'likes:state': channel<LikedSongs>().args(none),
   /** Reads the liked-songs playlist again (window focus, a refresh): a like made elsewhere shows. */
   'likes:refresh': channel<LikedSongs>().args(none),
@@ -267,9 +263,11 @@ export const invokeChannels = {
   'account:create-playlist': channel<Playlist>().args(
     z.object({ name: playlistName, songIds: accountSongIds.optional() }).strict(),
   ),
-  'account:add-songs': channel<void>().args(z.object({ id: idSchema, songIds: accountSongIds }).strict()),
-  'account:remove-songs': channel<void>().args(z.object({ id: idSchema, songIds: accountSongIds }).strict()),
-  'account:subscribe': channel<void>().args(z.object({ id: idSchema, subscribe: z.boolean() }).strict()),
+  'account:add-songs': channel<void>().args(z.object({ id: ipcIdSchema, songIds: accountSongIds }).strict()),
+  'account:remove-songs': channel<void>().args(
+    z.object({ id: ipcIdSchema, songIds: accountSongIds }).strict(),
+  ),
+  'account:subscribe': channel<void>().args(z.object({ id: ipcIdSchema, subscribe: z.boolean() }).strict()),
   /** The installed app's update state (nothing to do where the app cannot update itself). */
   'updates:state': channel<UpdateState>().args(none),
   /** "Restart to update": quits and installs the downloaded update; false when none is ready. */
@@ -302,7 +300,7 @@ export const invokeChannels = {
   'downloads:summary': channel<DownloadsSummary>().args(none),
   /** Removes downloads: their files become ordinary cached songs, evicted by the cap like any other. */
   'downloads:remove': channel<DownloadsSummary>().args(
-    z.object({ ids: z.array(idSchema).min(1).max(DOWNLOADS_MAX_ADD) }).strict(),
+    z.object({ ids: z.array(ipcIdSchema).min(1).max(DOWNLOADS_MAX_ADD) }).strict(),
   ),
   'downloads:pause': channel<DownloadsSummary>().args(none),
   'downloads:resume': channel<DownloadsSummary>().args(none),

@@ -212,7 +212,6 @@ export function createCore(deps: CoreDeps): Core {
     ...createAuthHandlers(auth, deps.openExternal ?? (() => undefined)),
     ...createAppHandlers({
       appInfo: deps.appInfo,
-      openExternal: deps.openExternal ?? (() => undefined),
       copyText: deps.copyText,
     }),
     ...createCatalogHandlers({ call, userId: () => auth.userId() }),

@@ -41,7 +41,7 @@ export interface CoreDeps {
   timers?: Timers
   /** Opens and closes the QR login window. */
   windows?: WindowsPort
-  /** Opens an http(s) address in the system browser. */
+  /** Opens an http(s) address in the system browser (only the running QR login's page, `auth:open-qr-page`). */
   openExternal?: (url: string) => Promise<void> | void
   /** Puts text on the system clipboard. */
   copyText?: (text: string) => void
