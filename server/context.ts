@@ -31,4 +31,6 @@ export interface Ctx {
   allowedHost(hostHeader: unknown): boolean
   /** When the server started (ms since epoch), for /health. */
   startedAt: number
+  /** The desktop app's secret for this process (`/cadence/instance`); absent when started otherwise. */
+  instanceNonce?: string
 }

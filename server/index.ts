@@ -63,6 +63,12 @@ export interface DataSourceOptions {
   maxConnectionsPerClient?: number
   /** Fastify request logging. Default off. */
   logger?: boolean
+  /**
+   * The secret of the desktop app that started this process (`CADENCE_INSTANCE_NONCE`): `/cadence/instance`
+   * signs the app's challenges with it, so the app can tell its own process from whatever else holds the
+   * address (server/instance.ts).
+   */
+  instanceNonce?: string
 }
 
 export interface DataSourceHandle {
@@ -146,6 +152,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       attempts: new AttemptLimiter(),
       allowedHost: hostAllowList({ bindHost: host, publicUrl, publicNames: opts.publicNames }),
       startedAt: Date.now(),
+      instanceNonce: opts.instanceNonce || undefined,
       warn,
       serverName: publicUrl ?? `Cadence on ${hostname()}`,
       baseUrl: (req) => {

@@ -95,7 +95,7 @@ describe('The now-playing screen', () => {
   })
   afterAll(() => app?.close())
 
-  it('opens from the cover, tinted from the cover, with links, controls and the queue; Esc closes it', async () => {
+  it('opens from the cover (its tint neutral: covers come without CORS approval), with links, controls and the queue; Esc closes it', async () => {
     const { page } = app
     const songs = await findSongs(
       app,

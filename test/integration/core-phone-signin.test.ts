@@ -49,6 +49,7 @@ async function setup() {
           host: launch.host,
           port: launch.port,
           ownerPassphrase: launch.passphrase,
+          instanceNonce: launch.nonce,
           demo: 20,
         })
         return { url: handle.url, stop: () => handle.close() }

@@ -1,9 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
-import { request } from 'node:http'
+import { createServer, request, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createCore, createMemoryStore } from '@main/core'
+import type { BuiltinLaunch } from '@main/core'
 import { startDataSource, type DataSourceHandle } from '@server/index'
+import type { IpcResult } from '@shared/ipc/contract'
+import { createTestCipher } from '../support/test-cipher'
 import { OWNER_PASSPHRASE, confirmOnPhone } from '../support/phone'
 
 /**
@@ -118,5 +122,101 @@ describe('QR keys (item 7h)', () => {
     const mine = await data(get(`${base}/connect/qr/check?key=${unikey}`, via('10.0.0.5')))
     expect(mine.status).toBe(2)
     expect(mine.cookie.length).toBeGreaterThan(0)
+  })
+})
+
+/** A process that took a port: answers every request with a plausible envelope and writes down what came. */
+async function impostor(port: number): Promise<{ server: Server; seen: { path: string; token?: string }[] }> {
+  const seen: { path: string; token?: string }[] = []
+  const server = createServer((req, res) => {
+    const token = req.headers.token
+    seen.push({ path: req.url ?? '', token: Array.isArray(token) ? token[0] : token })
+    res.setHeader('content-type', 'application/json')
+    res.end(JSON.stringify({ code: 200, message: 'ok', data: { proof: 'trust me', playlists: [] } }))
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', resolve)
+  })
+  return { server, seen }
+}
+
+describe('the built-in source after its process exits (item 7d)', () => {
+  const cleanups: Array<() => unknown> = []
+  afterEach(async () => {
+    for (const step of cleanups.splice(0).reverse()) await step()
+  })
+  const APP = { senderUrl: 'app://cadence/index.html' }
+
+  it('forgets the old address at once and sends the credential only to a restarted process that proves it is ours', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cadence-hostile-restart-'))
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    const launches: BuiltinLaunch[] = []
+    const exits: Array<(code: number) => void> = []
+    const handles: DataSourceHandle[] = []
+    /** Where the next start says it listens instead of starting (the restarted process's port taken). */
+    const lies: string[] = []
+    const core = createCore({
+      store: createMemoryStore(),
+      cipher: createTestCipher(),
+      isTrustedSender: (url) => url.startsWith('app://cadence/'),
+      appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
+      // The utility process, in-process: the real server with the options (and nonce) the core chose.
+      spawnBuiltin: async (launch, onExit) => {
+        launches.push(launch)
+        exits.push(onExit)
+        const lie = lies.shift()
+        if (lie) return { url: lie, stop: async () => {} }
+        const handle = await startDataSource({
+          dataDir,
+          host: launch.host,
+          port: launch.port,
+          ownerPassphrase: launch.passphrase,
+          instanceNonce: launch.nonce,
+          demo: 5,
+        })
+        handles.push(handle)
+        return { url: handle.url, stop: () => handle.close() }
+      },
+    })
+    cleanups.push(() => core.dispose())
+    cleanups.push(() => core.builtin.stop())
+    await core.builtin.start()
+    expect(await core.start()).toMatchObject({ status: 'signed-in' })
+    const oldUrl = core.sources.get('builtin')!.url
+    expect(oldUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+
+    // Our process dies (main hears of it), and another process takes its port before the restart.
+    lies.push(`http://127.0.0.1:${new URL(oldUrl).port}`)
+    await handles[0].close()
+    exits[0](1)
+    const squatter = await impostor(Number(new URL(oldUrl).port))
+    cleanups.push(() => new Promise((resolve) => squatter.server.close(resolve)))
+    expect(core.sources.get('builtin')).toMatchObject({ url: '', state: 'reconnecting' })
+    const answer = (await core.router.invoke('catalog:recommend-playlists', undefined, APP)) as IpcResult
+    expect(answer.ok).toBe(false)
+
+    // The restart reports the squatter's address: it is asked to prove itself, fails, and gets nothing.
+    await vi.waitFor(() => expect(launches.length).toBeGreaterThanOrEqual(3), { timeout: 30_000 })
+    await vi.waitFor(() => expect(core.sources.get('builtin')?.state).toBe('ready'), { timeout: 30_000 })
+    const newUrl = core.sources.get('builtin')!.url
+    expect(newUrl).not.toBe(oldUrl)
+    expect(new Set(launches.map((l) => l.nonce)).size).toBe(launches.length)
+    expect(await core.start()).toMatchObject({ status: 'signed-in' })
+    // (A request in flight when the process died may still arrive there on its retry: without the credential.)
+    expect(squatter.seen.map((r) => r.path.split('?')[0])).toContain('/cadence/instance')
+    expect(squatter.seen.filter((r) => r.token !== undefined)).toEqual([])
+  })
+
+  it('answers /cadence/instance only when started with a nonce, and only with a signature, never the nonce', async () => {
+    const plain = await server()
+    cleanups.push(() => plain.close())
+    expect((await get(`${plain.url}/cadence/instance?challenge=abc`)).status).toBe(404)
+    const nonce = 'n'.repeat(43)
+    const ours = await server({ instanceNonce: nonce })
+    cleanups.push(() => ours.close())
+    const answer = await get(`${ours.url}/cadence/instance?challenge=abc`)
+    expect(answer.status).toBe(200)
+    expect(answer.body).not.toContain(nonce)
   })
 })

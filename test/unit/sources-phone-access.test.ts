@@ -99,7 +99,13 @@ describe('phone access to the built-in data source', () => {
     expect(t.store.get(PHONE_PORT_KEY)).toBe(41001)
     const again = t.build()
     await again.starter(t.spawn)(() => {})
-    expect(t.launches[1]).toEqual({ host: '0.0.0.0', port: 41001, passphrase: first.passphrase })
+    expect(t.launches[1]).toEqual({
+      host: '0.0.0.0',
+      port: 41001,
+      passphrase: first.passphrase,
+      nonce: expect.any(String),
+    })
+    expect(t.launches[1].nonce).not.toBe(t.launches[0].nonce)
     expect(again.info(true).addresses).toEqual(['http://192.168.1.20:41001'])
   })
 

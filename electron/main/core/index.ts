@@ -24,6 +24,7 @@ import { createSettingsHandlers } from './settings/handlers'
 import { createSettingsService } from './settings/service'
 import { createActiveSource, createSourceClients } from './sources/active'
 import { createSourcesHandlers } from './sources/handlers'
+import { isOurInstance } from './sources/instance'
 import { createPhoneAccess, makePhonePassphrase } from './sources/phone-access'
 import { BUILTIN_ID, createSourceRegistry } from './sources/registry'
 import { superviseDataSource } from './sources/supervisor'
@@ -53,6 +54,7 @@ export function createCore(deps: CoreDeps): Core {
     store,
     makePassphrase: () => makePhonePassphrase(randomInt),
     networkAddresses: deps.networkAddresses ?? (() => []),
+    isOurs: (url, nonce) => isOurInstance(url, nonce, deps.fetch ?? fetch),
     log: log('phone-access'),
   })
   registry.setBuiltin(deps.builtinSourceUrl, deps.builtinSourceUrl ? 'ready' : 'starting')

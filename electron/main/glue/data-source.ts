@@ -30,7 +30,12 @@ export function startBuiltinDataSource(
         serviceName: 'Cadence data source',
         stdio: 'inherit',
         // The owner passphrase travels in the environment, not argv (which other local users can read).
-        env: { ...process.env, CADENCE_OWNER_PASSPHRASE: launch.passphrase },
+        // So does the nonce the core checks the process with before it sends a credential.
+        env: {
+          ...process.env,
+          CADENCE_OWNER_PASSPHRASE: launch.passphrase,
+          CADENCE_INSTANCE_NONCE: launch.nonce,
+        },
       },
     )
     let ready = false
