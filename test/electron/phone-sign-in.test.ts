@@ -37,6 +37,11 @@ describe('the built app under the stand-in Electron: "Let my phone sign in"', ()
 
     await page.evaluate(() => (location.hash = '#/settings'))
     await page.getByText('Let my phone sign in', { exact: true }).click()
+    // Main asked in its own dialog first (the stand-in answers with the first button, "Open to the network").
+    await app.waitFor(
+      'message-box',
+      (data) => (data as { title?: string }).title === 'Let your phone sign in?',
+    )
     await app.waitFor('utility-fork', (data) => hostOf(data as Fork) === '0.0.0.0')
     // Listening again: the address (or, on a machine without a network, the note saying so) is shown.
     await page.locator('[data-testid="phone-address"], [data-testid="phone-no-address"]').first().waitFor()

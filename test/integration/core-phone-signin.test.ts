@@ -55,6 +55,8 @@ async function setup() {
         return { url: handle.url, stop: () => handle.close() }
       },
       networkAddresses: () => [NETWORK_IP],
+      // The person says yes in main's dialog (test/unit/hostile-small.test.ts: a no changes nothing).
+      confirm: async () => true,
     })
     cleanups.push(() => core.builtin.stop())
     cleanups.push(() => core.dispose())

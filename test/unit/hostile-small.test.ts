@@ -5,6 +5,10 @@ import { silentLogger } from '@main/core/log'
 import { IPC_ID_MAX } from '@shared/ipc/collection-song'
 import { INVOKE_CHANNELS } from '@shared/ipc/contract'
 import { createCore, createMemoryStore } from '@main/core'
+import type { ConfirmRequest } from '@main/core'
+import { CONFIRMED_SETTINGS } from '@main/core/settings/handlers'
+import type { IpcResult } from '@shared/ipc/contract'
+import type { Settings } from '@shared/settings'
 import { createTestCipher } from '../support/test-cipher'
 
 /**
@@ -82,6 +86,75 @@ describe('app:open-external (item 7f)', () => {
         })
       }
       expect(opened).toEqual([])
+    } finally {
+      core.dispose()
+    }
+  })
+})
+
+describe('settings that weaken a protection (item 7a)', () => {
+  const build = (confirm?: (request: ConfirmRequest) => Promise<boolean>) =>
+    createCore({
+      store: createMemoryStore(),
+      cipher: createTestCipher(),
+      isTrustedSender: (url) => url.startsWith('app://cadence/'),
+      appInfo: { name: 'Cadence', version: '0.0.0', platform: 'linux' },
+      autoSignInBuiltin: false,
+      probeSources: false,
+      confirm,
+    })
+  const update = async (core: ReturnType<typeof build>, patch: unknown) => {
+    const answer = (await core.router.invoke('settings:update', patch, trusted)) as IpcResult<Settings>
+    if (!answer.ok) throw new Error(answer.error.message)
+    return answer.value
+  }
+
+  it('are not turned on by IPC alone: main asks in its own dialog, and a no leaves them off and says so', async () => {
+    const asked: ConfirmRequest[] = []
+    const core = build(async (request) => (asked.push(request), false))
+    try {
+      for (const key of ['phoneSignIn', 'allowInsecureStorage'] as const) {
+        const answer = await update(core, { [key]: true, theme: 'dark' })
+        expect(answer[key]).toBe(false)
+        expect(core.settings.get()[key]).toBe(false)
+        // The rest of the patch is applied.
+        expect(answer.theme).toBe('dark')
+      }
+      expect(asked.map((r) => r.title)).toEqual([
+        CONFIRMED_SETTINGS.phoneSignIn.title,
+        CONFIRMED_SETTINGS.allowInsecureStorage.title,
+      ])
+    } finally {
+      core.dispose()
+    }
+  })
+
+  it('are turned on after a yes, and off again without a question', async () => {
+    let asked = 0
+    const core = build(async () => (asked++, true))
+    try {
+      expect((await update(core, { phoneSignIn: true, allowInsecureStorage: true })).phoneSignIn).toBe(true)
+      expect(core.settings.get()).toMatchObject({ phoneSignIn: true, allowInsecureStorage: true })
+      expect(asked).toBe(2)
+      // Already on: no second question; off: none either.
+      await update(core, { phoneSignIn: true })
+      expect(await update(core, { phoneSignIn: false, allowInsecureStorage: false })).toMatchObject({
+        phoneSignIn: false,
+        allowInsecureStorage: false,
+      })
+      expect(asked).toBe(2)
+    } finally {
+      core.dispose()
+    }
+  })
+
+  it('stay off where main has no way to ask', async () => {
+    const core = build()
+    try {
+      expect(await update(core, { phoneSignIn: true, allowInsecureStorage: true })).toMatchObject({
+        phoneSignIn: false,
+        allowInsecureStorage: false,
+      })
     } finally {
       core.dispose()
     }

@@ -19,7 +19,7 @@ import { createPlayerHandlers, sessionKey } from './player/handlers'
 import { createQuitSave } from './player/quit'
 import { offlineAware, wireOffline } from './offline/wire'
 import { mediaUrl } from '@shared/player/media-url'
-import { noWindows, realTimers } from './ports'
+import { noWindows, realTimers, refuseAll } from './ports'
 import { createSettingsHandlers } from './settings/handlers'
 import { createSettingsService } from './settings/service'
 import { createActiveSource, createSourceClients } from './sources/active'
@@ -238,7 +238,7 @@ export function createCore(deps: CoreDeps): Core {
       },
       phoneAccess: () => phone.info(registry.get(BUILTIN_ID)?.state === 'ready'),
     }),
-    ...createSettingsHandlers(settings),
+    ...createSettingsHandlers(settings, deps.confirm ?? refuseAll),
     ...listen.handlers,
     ...createCollectionHandlers(collection),
     ...createExtensionHandlers({ call, capabilities, likes: likedSongs }),
@@ -306,7 +306,7 @@ export function createCore(deps: CoreDeps): Core {
   }
 }
 
-export type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
+export type { ConfirmPort, ConfirmRequest, KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
 export { createMemoryStore } from './ports'
 
 // ---- the core's one face: everything the glue uses comes from here ----
