@@ -33,4 +33,6 @@ export interface Ctx {
   startedAt: number
   /** The desktop app's secret for this process (`/cadence/instance`); absent when started otherwise. */
   instanceNonce?: string
+  /** Anonymous requests get the spec's "log in first" for everything but the sign-in and covers. */
+  requireLogin: boolean
 }

@@ -69,6 +69,12 @@ export interface DataSourceOptions {
    * address (server/instance.ts).
    */
   instanceNonce?: string
+  /**
+   * Nothing is listed, searched or streamed without a login (`--require-login`): what the desktop app asks
+   * for when it opens its built-in library to the network. Open still: the sign-in (`/connect/…`, the
+   * phone page), covers, `/`, `/health` and `/cadence/instance`. Default off (the spec lets anyone browse).
+   */
+  requireLogin?: boolean
 }
 
 export interface DataSourceHandle {
@@ -153,6 +159,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       allowedHost: hostAllowList({ bindHost: host, publicUrl, publicNames: opts.publicNames }),
       startedAt: Date.now(),
       instanceNonce: opts.instanceNonce || undefined,
+      requireLogin: opts.requireLogin ?? false,
       warn,
       serverName: publicUrl ?? `Cadence on ${hostname()}`,
       baseUrl: (req) => {

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
-import { sendFailure } from '../envelope'
+import { LOGIN_REQUIRED, sendFailure } from '../envelope'
 import type { Ctx } from '../context'
 import { coverSvg } from '../covers'
 import { statement } from '../db/sqlite'
@@ -84,6 +84,10 @@ export function mediaRoutes(app: FastifyInstance, ctx: Ctx): void {
     const songId = Number(song)
     const br = Number(bitrate)
     const check = ctx.signer.verify(songId, br, exp, sig, anon)
+    // A URL handed out without a login (before this start, on loopback) streams nothing once one is needed.
+    if (ctx.requireLogin && anon === '1' && check !== 'invalid') {
+      return sendFailure(reply, 401, LOGIN_REQUIRED)
+    }
     if (check === 'invalid') {
       return sendFailure(reply, 403, 'This media link is not valid: ask /song/detail for a fresh URL.')
     }

@@ -50,6 +50,7 @@ async function setup() {
           port: launch.port,
           ownerPassphrase: launch.passphrase,
           instanceNonce: launch.nonce,
+          requireLogin: launch.requireLogin,
           demo: 20,
         })
         return { url: handle.url, stop: () => handle.close() }
@@ -100,9 +101,16 @@ describe('"Let my phone sign in" with the built-in data source', () => {
       kept: 'encrypted',
     })
     expect(JSON.stringify(t.store.snapshot())).not.toContain(access.passphrase)
-    // The app stays signed in (and its calls work) across the relaunch.
+    // The app stays signed in (and its calls work) across the relaunch: the new passphrase revoked its
+    // credential, so it signs itself in again once the new process is ready (the source now lists nothing
+    // without a login).
+    await vi.waitFor(
+      async () => expect((await call<unknown[]>(core, 'catalog:toplists')).length).toBeGreaterThan(0),
+      {
+        timeout: 20_000,
+      },
+    )
     expect(await call(core, 'auth:status')).toMatchObject({ status: 'signed-in' })
-    expect((await call<unknown[]>(core, 'catalog:toplists')).length).toBeGreaterThan(0)
 
     // Another device opens the address shown; the owner's phone confirms with the passphrase shown.
     const device = createApiClient({ baseUrl: access.addresses[0], getCredential: () => undefined })

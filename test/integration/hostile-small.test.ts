@@ -7,6 +7,7 @@ import { createCore, createMemoryStore } from '@main/core'
 import type { BuiltinLaunch } from '@main/core'
 import { startDataSource, type DataSourceHandle } from '@server/index'
 import type { IpcResult } from '@shared/ipc/contract'
+import { LOGIN_REQUIRED } from '@server/envelope'
 import { createTestCipher } from '../support/test-cipher'
 import { OWNER_PASSPHRASE, confirmOnPhone } from '../support/phone'
 
@@ -173,6 +174,7 @@ describe('the built-in source after its process exits (item 7d)', () => {
           port: launch.port,
           ownerPassphrase: launch.passphrase,
           instanceNonce: launch.nonce,
+          requireLogin: launch.requireLogin,
           demo: 5,
         })
         handles.push(handle)
@@ -218,5 +220,98 @@ describe('the built-in source after its process exits (item 7d)', () => {
     const answer = await get(`${ours.url}/cadence/instance?challenge=abc`)
     expect(answer.status).toBe(200)
     expect(answer.body).not.toContain(nonce)
+  })
+})
+
+describe('the built-in source open to the network (item 7c)', () => {
+  const cleanups: Array<() => unknown> = []
+  afterEach(async () => {
+    for (const step of cleanups.splice(0).reverse()) await step()
+  })
+  const APP = { senderUrl: 'app://cadence/index.html' }
+
+  it('lists, searches and streams nothing for a stranger without a login, while the app browses and plays', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cadence-hostile-network-'))
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    const launches: BuiltinLaunch[] = []
+    const core = createCore({
+      store: createMemoryStore(),
+      cipher: createTestCipher(),
+      isTrustedSender: (url) => url.startsWith('app://cadence/'),
+      appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
+      spawnBuiltin: async (launch) => {
+        launches.push(launch)
+        const handle = await startDataSource({
+          dataDir,
+          host: launch.host,
+          port: launch.port,
+          ownerPassphrase: launch.passphrase,
+          instanceNonce: launch.nonce,
+          requireLogin: launch.requireLogin,
+          demo: 5,
+        })
+        return { url: handle.url, stop: () => handle.close() }
+      },
+      networkAddresses: () => ['127.0.0.2'],
+      confirm: async () => true,
+    })
+    cleanups.push(() => core.dispose())
+    cleanups.push(() => core.builtin.stop())
+    await core.builtin.start()
+    expect(await core.start()).toMatchObject({ status: 'signed-in' })
+    // On loopback anyone on this computer browses, as the spec allows; a media URL handed out so says so.
+    const loopback = core.sources.get('builtin')!.url
+    const anonymous = await data(get(`${loopback}/song/detail?id=1`))
+    const anonymousMedia = new URL(anonymous.meta.url as string)
+    expect(anonymousMedia.searchParams.get('anon')).toBe('1')
+
+    const on = (await core.router.invoke('settings:update', { phoneSignIn: true }, APP)) as IpcResult
+    expect(on.ok).toBe(true)
+    await vi.waitFor(() => expect(launches).toHaveLength(2), { timeout: 30_000 })
+    await vi.waitFor(() => expect(core.sources.get('builtin')?.state).toBe('ready'), { timeout: 30_000 })
+    const port = new URL(core.sources.get('builtin')!.url).port
+    const stranger = `http://127.0.0.2:${port}`
+
+    const closed = [
+      '/playlist/recommend',
+      '/playlist/toplist',
+      '/playlist/detail?id=1',
+      '/playlist/list?uid=1',
+      '/song/recommend',
+      '/song/detail?id=1',
+      '/artist/recommend',
+      '/artist/detail?id=1',
+      '/search?keywords=a',
+      anonymousMedia.pathname + anonymousMedia.search,
+    ]
+    for (const path of closed) {
+      const answer = await get(stranger + path, { from: '127.0.0.2' })
+      expect(answer.status, path).toBe(401)
+      expect(JSON.parse(answer.body), path).toMatchObject({ code: -1, message: LOGIN_REQUIRED, data: null })
+    }
+    // What signing in needs, and covers, stay open.
+    for (const path of ['/health', '/connect/qr/key', '/media/cover/album/1']) {
+      expect((await get(stranger + path, { from: '127.0.0.2' })).status, path).toBe(200)
+    }
+
+    // The app, signed in again by itself (the network start's passphrase revoked its credential), still
+    // lists and plays (its media fetched by main, with a signed URL).
+    await vi.waitFor(
+      async () => {
+        const lists = (await core.router.invoke('catalog:recommend-playlists', undefined, APP)) as IpcResult<
+          unknown[]
+        >
+        expect(lists.ok && lists.value.length).toBeGreaterThan(0)
+      },
+      { timeout: 20_000 },
+    )
+    const song = (await core.router.invoke('player:resolve', { id: 1, br: 128000 }, APP)) as IpcResult<{
+      meta?: { url?: string }
+    }>
+    expect(song.ok).toBe(true)
+    const url = song.ok ? song.value.meta?.url : undefined
+    const media = await core.media(new Request(url!, { headers: { Range: 'bytes=0-43' } }))
+    expect(media.status).toBe(206)
+    expect((await media.arrayBuffer()).byteLength).toBe(44)
   })
 })

@@ -104,6 +104,7 @@ describe('phone access to the built-in data source', () => {
       port: 41001,
       passphrase: first.passphrase,
       nonce: expect.any(String),
+      requireLogin: true,
     })
     expect(t.launches[1].nonce).not.toBe(t.launches[0].nonce)
     expect(again.info(true).addresses).toEqual(['http://192.168.1.20:41001'])

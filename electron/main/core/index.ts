@@ -258,7 +258,14 @@ export function createCore(deps: CoreDeps): Core {
     registry.setBuiltin(url, state)
     if (before?.url !== (url ?? '') || before?.state !== state) emitSources()
     if (registry.active().id === BUILTIN_ID && state !== 'starting') offline.builtinState(state === 'ready')
-    if (state === 'ready' && registry.active().id === BUILTIN_ID && auth.state().status !== 'signed-in') {
+    // A new process (its own port) may have been started with another passphrase, which revokes every
+    // credential: check the sign-in again (and sign in again by itself) before the app relies on it.
+    const restarted = before?.url !== (url ?? '')
+    if (
+      state === 'ready' &&
+      registry.active().id === BUILTIN_ID &&
+      (auth.state().status !== 'signed-in' || restarted)
+    ) {
       void auth.check(BUILTIN_ID)
     }
   }

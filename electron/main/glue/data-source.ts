@@ -25,7 +25,15 @@ export function startBuiltinDataSource(
   return new Promise((resolve, reject) => {
     const child: UtilityProcess = utilityProcess.fork(
       entry,
-      ['--host', launch.host, '--port', String(launch.port), '--data', dataDir],
+      [
+        '--host',
+        launch.host,
+        '--port',
+        String(launch.port),
+        '--data',
+        dataDir,
+        ...(launch.requireLogin ? ['--require-login'] : []),
+      ],
       {
         serviceName: 'Cadence data source',
         stdio: 'inherit',

@@ -28,6 +28,8 @@ export interface BuiltinLaunch {
   passphrase: string
   /** This start's secret: the process proves itself with it before it gets a credential (./instance.ts). */
   nonce: string
+  /** Nothing listed or streamed without a login (`--require-login`): set whenever it is open to the network. */
+  requireLogin: boolean
 }
 
 /** Starts the built-in data source with these options; `url` is as the server reports it. */
@@ -72,13 +74,14 @@ export function createPhoneAccess(deps: {
   /** The options for the next start, read at each start (a setting change takes effect on relaunch). */
   const next = (): BuiltinLaunch => {
     const nonce = makeInstanceNonce()
-    if (!enabled()) return { host: '127.0.0.1', port: 0, passphrase: runPassphrase, nonce }
+    if (!enabled())
+      return { host: '127.0.0.1', port: 0, passphrase: runPassphrase, nonce, requireLogin: false }
     const remembered = deps.store.get<unknown>(PHONE_PORT_KEY)
     const wanted =
       typeof remembered === 'number' && Number.isInteger(remembered) && remembered > 0 && remembered < 65536
         ? remembered
         : 0
-    return { host: '0.0.0.0', port: wanted, passphrase: stablePassphrase(), nonce }
+    return { host: '0.0.0.0', port: wanted, passphrase: stablePassphrase(), nonce, requireLogin: true }
   }
 
   return {
