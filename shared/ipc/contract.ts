@@ -34,7 +34,8 @@ export interface SourceList {
 /**
  * "Let my phone sign in": the built-in data source opened to the network. `addresses` are what another
  * device opens (empty until it listens there); `passphrase` is the owner passphrase the phone page asks
- * for, present only while the setting is on; `kept` says where that passphrase is stored.
+ * for, present only while the setting is on and only in the answer to a call made for "Show"
+ * (`{ show: true }`), never in an event; `kept` says where that passphrase is stored.
  */
 export interface PhoneAccess {
   enabled: boolean
@@ -281,6 +282,7 @@ export const INVOKE_CHANNELS = [
   'sources:remove',
   'sources:activate',
   'sources:phone-access',
+  'sources:renew-phone-passphrase',
   'settings:get',
   'settings:update',
   'lyrics:report-line',

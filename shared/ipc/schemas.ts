@@ -172,8 +172,18 @@ export const invokeChannels = {
   'sources:remove': channel<void>().args(z.object({ id: z.string().min(1).max(100) }).strict()),
   'sources:activate': channel<void>().args(z.object({ id: z.string().min(1).max(100) }).strict()),
 
-  /** Where a phone can reach the built-in data source and the passphrase it asks for. */
-  'sources:phone-access': channel<PhoneAccess>().args(none),
+  /**
+   * Where a phone can reach the built-in data source; the passphrase it asks for only with `show` (the
+   * renderer asks so only when the person clicks "Show").
+   */
+  'sources:phone-access': channel<PhoneAccess>().args(
+    z.object({ show: z.boolean().optional() }).strict().optional(),
+  ),
+  /**
+   * A new owner passphrase, after a yes in a dialog main shows: remembered phones are forgotten and every
+   * other device signed out (the built-in source restarts with it). False when the person said no.
+   */
+  'sources:renew-phone-passphrase': channel<boolean>().args(none),
 
   'settings:get': channel<Settings>().args(none),
   'settings:update': channel<Settings>().args(settingsPatchSchema),

@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createCore, createMemoryStore } from '@main/core'
 import type { BuiltinLaunch } from '@main/core'
 import { startDataSource, type DataSourceHandle } from '@server/index'
-import type { IpcResult } from '@shared/ipc/contract'
+import type { IpcResult, PhoneAccess } from '@shared/ipc/contract'
+import { RENEW_PASSPHRASE_REQUEST } from '@main/core/sources/handlers'
 import { LOGIN_REQUIRED } from '@server/envelope'
 import { createTestCipher } from '../support/test-cipher'
 import { OWNER_PASSPHRASE, confirmOnPhone } from '../support/phone'
@@ -313,5 +314,112 @@ describe('the built-in source open to the network (item 7c)', () => {
     const media = await core.media(new Request(url!, { headers: { Range: 'bytes=0-43' } }))
     expect(media.status).toBe(206)
     expect((await media.arrayBuffer()).byteLength).toBe(44)
+  })
+})
+
+describe('the phone passphrase (item 7b)', () => {
+  const cleanups: Array<() => unknown> = []
+  afterEach(async () => {
+    for (const step of cleanups.splice(0).reverse()) await step()
+  })
+  const APP = { senderUrl: 'app://cadence/index.html' }
+
+  it('is answered only to a call made for "Show", never in events, and renewed after main asks: the old one and remembered phones stop working', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cadence-hostile-renew-'))
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    const launches: BuiltinLaunch[] = []
+    const answers: boolean[] = []
+    const asked: string[] = []
+    const core = createCore({
+      store: createMemoryStore(),
+      cipher: createTestCipher(),
+      isTrustedSender: (url) => url.startsWith('app://cadence/'),
+      appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
+      spawnBuiltin: async (launch) => {
+        launches.push(launch)
+        const handle = await startDataSource({
+          dataDir,
+          host: launch.host,
+          port: launch.port,
+          ownerPassphrase: launch.passphrase,
+          instanceNonce: launch.nonce,
+          requireLogin: launch.requireLogin,
+          demo: 5,
+        })
+        return { url: handle.url, stop: () => handle.close() }
+      },
+      networkAddresses: () => ['127.0.0.2'],
+      confirm: async (request) => (asked.push(request.title), answers.shift() ?? false),
+    })
+    cleanups.push(() => core.dispose())
+    cleanups.push(() => core.builtin.stop())
+    const pushed: string[] = []
+    core.events.subscribe((event, payload) => void pushed.push(`${event} ${JSON.stringify(payload)}`))
+    const call = async <T>(channel: string, args?: unknown): Promise<T> => {
+      const result = (await core.router.invoke(channel, args, APP)) as IpcResult
+      if (!result.ok) throw new Error(`${channel}: ${result.error.message}`)
+      return result.value as T
+    }
+    const ready = async (count: number) => {
+      await vi.waitFor(() => expect(launches).toHaveLength(count), { timeout: 30_000 })
+      await vi.waitFor(() => expect(core.sources.get('builtin')?.state).toBe('ready'), { timeout: 30_000 })
+    }
+    await core.builtin.start()
+    answers.push(true)
+    await call('settings:update', { phoneSignIn: true })
+    await ready(2)
+    const address = `http://127.0.0.2:${new URL(core.sources.get('builtin')!.url).port}`
+
+    // Without "Show" no answer carries it.
+    const plain = await call<PhoneAccess>('sources:phone-access')
+    expect(plain).toMatchObject({ enabled: true, listening: true })
+    expect(plain.passphrase).toBeUndefined()
+    const first = (await call<PhoneAccess>('sources:phone-access', { show: true })).passphrase!
+    expect(first).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/)
+    expect(JSON.stringify(await call('settings:get'))).not.toContain(first)
+    expect(JSON.stringify(await call('sources:list'))).not.toContain(first)
+
+    /** A phone on the network confirms a new key; answers the confirmation and the device's credential. */
+    const phone = async (options: { passphrase: string | null; cookie?: string }) => {
+      const { unikey } = await data(get(`${address}/connect/qr/key`, { from: '127.0.0.2' }))
+      const { qrurl } = await data(
+        get(`${address}/connect/qr/create?key=${unikey}&qrimg=false`, { from: '127.0.0.2' }),
+      )
+      const confirmed = await confirmOnPhone(qrurl, options)
+      const check = await data(get(`${address}/connect/qr/check?key=${unikey}`, { from: '127.0.0.2' }))
+      return { confirmed, credential: check.cookie as string }
+    }
+    const signedIn = await phone({ passphrase: first })
+    expect(signedIn.credential.length).toBeGreaterThan(0)
+    const remembered = signedIn.confirmed.headers.get('set-cookie')!.split(';')[0]
+    expect((await phone({ passphrase: null, cookie: remembered })).credential.length).toBeGreaterThan(0)
+    const status = (credential: string) =>
+      get(`${address}/connect/status`, { from: '127.0.0.2', headers: { token: `Bearer ${credential}` } })
+
+    // The person says no in main's dialog: nothing changes.
+    answers.push(false)
+    expect(await call('sources:renew-phone-passphrase')).toBe(false)
+    expect((await call<PhoneAccess>('sources:phone-access', { show: true })).passphrase).toBe(first)
+    expect(launches).toHaveLength(2)
+
+    // Yes: a new passphrase, the source restarted with it.
+    answers.push(true)
+    expect(await call('sources:renew-phone-passphrase')).toBe(true)
+    expect(asked).toEqual([
+      'Let your phone sign in?',
+      RENEW_PASSPHRASE_REQUEST.title,
+      RENEW_PASSPHRASE_REQUEST.title,
+    ])
+    await ready(3)
+    const second = (await call<PhoneAccess>('sources:phone-access', { show: true })).passphrase!
+    expect(second).not.toBe(first)
+    expect(launches[2].passphrase).toBe(second)
+    const renewedAddress = `http://127.0.0.2:${new URL(core.sources.get('builtin')!.url).port}`
+    expect(renewedAddress).toBe(address)
+    expect((await phone({ passphrase: first })).credential).toBe('')
+    expect((await phone({ passphrase: null, cookie: remembered })).credential).toBe('')
+    expect((await status(signedIn.credential)).status).toBe(401)
+    expect((await phone({ passphrase: second })).credential.length).toBeGreaterThan(0)
+    for (const secret of [first, second]) expect(pushed.join('\n')).not.toContain(secret)
   })
 })

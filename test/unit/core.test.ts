@@ -316,7 +316,13 @@ describe('createCore', () => {
     await t.value('app:copy-text', { text: 'http://127.0.0.1:1/song/detail?id=1' })
     expect(t.copyText).toHaveBeenCalledWith('http://127.0.0.1:1/song/detail?id=1')
     expect(await t.invoke('app:copy-text', { text: '' })).toMatchObject({ ok: false })
-    expect(await t.invoke('app:open-external', { url: 'https://example.com/help' })).toMatchObject({
+    expect(
+      await t.core.router.invoke(
+        'app:open-external',
+        { url: 'https://example.com/help' },
+        { senderUrl: APP },
+      ),
+    ).toMatchObject({
       ok: false,
       error: { kind: 'unknown-channel' },
     })

@@ -21,6 +21,7 @@ import { offlineAware, wireOffline } from './offline/wire'
 import { mediaUrl } from '@shared/player/media-url'
 import { noWindows, realTimers, refuseAll } from './ports'
 import { createSettingsHandlers } from './settings/handlers'
+import { RENEW_PASSPHRASE_REQUEST } from './sources/handlers'
 import { createSettingsService } from './settings/service'
 import { createActiveSource, createSourceClients } from './sources/active'
 import { createSourcesHandlers } from './sources/handlers'
@@ -236,7 +237,15 @@ export function createCore(deps: CoreDeps): Core {
         if (changing) offline.sourceChanged()
         return result
       },
-      phoneAccess: () => phone.info(registry.get(BUILTIN_ID)?.state === 'ready'),
+      phoneAccess: (args) => phone.info(registry.get(BUILTIN_ID)?.state === 'ready', args?.show === true),
+      renewPhonePassphrase: async () => {
+        const yes = await (deps.confirm ?? refuseAll)(RENEW_PASSPHRASE_REQUEST).catch(() => false)
+        if (!yes) return false
+        phone.renew()
+        // Open to the network now: restart with the new one at once (the old one stops working).
+        if (phone.onNetwork()) await supervisor?.relaunch()
+        return true
+      },
     }),
     ...createSettingsHandlers(settings, deps.confirm ?? refuseAll),
     ...listen.handlers,

@@ -1,6 +1,16 @@
 import type { Handlers } from '../ipc/router'
+import type { ConfirmRequest } from '../ports'
 
 type SourcesChannels = Extract<keyof Handlers, `sources:${string}`>
+
+/** What main asks before it renews the phone passphrase (`sources:renew-phone-passphrase`). */
+export const RENEW_PASSPHRASE_REQUEST: ConfirmRequest = {
+  title: 'Make a new passphrase?',
+  message: 'Make a new passphrase for phone sign-in?',
+  detail:
+    'The old one stops working, phones that remembered this computer forget it, and every device signed in to the built-in library has to sign in again.',
+  confirmLabel: 'Make a new one',
+}
 
 export interface SourcesController {
   list: Handlers['sources:list']
@@ -8,6 +18,7 @@ export interface SourcesController {
   remove(id: string): void
   activate(id: string): void
   phoneAccess: Handlers['sources:phone-access']
+  renewPhonePassphrase: Handlers['sources:renew-phone-passphrase']
 }
 
 export function createSourcesHandlers(sources: SourcesController): Pick<Handlers, SourcesChannels> {
@@ -17,5 +28,6 @@ export function createSourcesHandlers(sources: SourcesController): Pick<Handlers
     'sources:remove': ({ id }) => sources.remove(id),
     'sources:activate': ({ id }) => sources.activate(id),
     'sources:phone-access': (args, context) => sources.phoneAccess(args, context),
+    'sources:renew-phone-passphrase': (args, context) => sources.renewPhonePassphrase(args, context),
   }
 }

@@ -120,8 +120,23 @@ export function createPhoneAccess(deps: {
     passphrase: (): string => current?.passphrase ?? runPassphrase,
     /** Whether a relaunch is needed for the data source to match the setting. */
     needsRelaunch: (): boolean => current !== undefined && (current.host === '0.0.0.0') !== enabled(),
-    /** What the Settings view shows: the addresses to open and the passphrase, only while on. */
-    info(ready: boolean): PhoneAccess {
+    /** Whether the running (or starting) process is the one open to the network. */
+    onNetwork: (): boolean => current?.host === '0.0.0.0',
+    /**
+     * Replaces the stable passphrase (the old one is gone from the vault); the next network start uses it,
+     * and the server, seeing a different passphrase, forgets remembered phones and revokes credentials.
+     */
+    renew(): void {
+      deps.vault.set(PHONE_PASSPHRASE_ID, deps.makePassphrase())
+      deps.log.info('made a new owner passphrase for phone sign-in', {
+        kept: deps.vault.storage(PHONE_PASSPHRASE_ID).mode,
+      })
+    },
+    /**
+     * What the Settings view shows: the addresses to open and, only while on and only when asked for "Show"
+     * (`show`), the passphrase.
+     */
+    info(ready: boolean, show = false): PhoneAccess {
       const on = enabled()
       const listening = ready && current?.host === '0.0.0.0' && on && port !== undefined
       const base: PhoneAccess = {
@@ -130,7 +145,7 @@ export function createPhoneAccess(deps: {
         addresses: listening ? deps.networkAddresses().map((ip) => `http://${ip}:${port}`) : [],
         kept: deps.vault.storage(PHONE_PASSPHRASE_ID).mode,
       }
-      return on ? { ...base, passphrase: stablePassphrase() } : base
+      return on && show ? { ...base, passphrase: stablePassphrase() } : base
     },
   }
 }
