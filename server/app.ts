@@ -2,7 +2,7 @@ import type { Server } from 'node:http'
 import { BlockList, isIP, type Socket } from 'node:net'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
 import formbody from '@fastify/formbody'
-import { ApiError, failure, sendFailure } from './envelope'
+import { ApiError, LOGIN_REQUIRED, failure, sendFailure } from './envelope'
 import type { Ctx } from './context'
 import { authRoutes } from './routes/auth'
 import { phoneRoutes } from './routes/phone'
@@ -123,6 +123,23 @@ function limitConnectionsPerClient(server: Server, max: number, exempt: BlockLis
   })
 }
 
+/**
+ * What a request without a login may still reach when the server requires one (`requireLogin`): the
+ * sign-in itself (`/connect/…`, with the phone page), `/`, `/health`, the app's `/cadence/instance`, and
+ * `/media/…`, whose songs need a signed URL (only signed-in requests get one then; the route refuses the
+ * anonymous kind) and whose covers an `<img>` loads without a credential.
+ */
+function openWithoutLogin(url: string): boolean {
+  const path = url.split('?', 1)[0]
+  return (
+    path === '/' ||
+    path === '/health' ||
+    path === '/cadence/instance' ||
+    path.startsWith('/connect/') ||
+    path.startsWith('/media/')
+  )
+}
+
 export async function buildApp(ctx: Ctx, options: AppOptions): Promise<FastifyInstance> {
   const { logger, trustProxy } = options
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
@@ -177,6 +194,10 @@ export async function buildApp(ctx: Ctx, options: AppOptions): Promise<FastifyIn
     // revoked: nothing that trusts them is answered until that is done (about 0.1 s).
     if (!ctx.ownerProof.settled && (req.headers.token !== undefined || req.url.startsWith('/connect/'))) {
       await ctx.ownerProof.ready()
+    }
+    // Open to the network for a phone (`requireLogin`): a stranger lists, searches and streams nothing.
+    if (ctx.requireLogin && !openWithoutLogin(req.url) && ctx.viewer(req) === null) {
+      return sendFailure(reply, 401, LOGIN_REQUIRED)
     }
   })
   app.addHook('onSend', async (_req, reply, payload) => {

@@ -22,6 +22,8 @@ Options:
                             it they are asked to sign in for songs not made yet
   --sign-out-everywhere     revoke every credential and forget every remembered phone on this start (a new
                             --owner-passphrase does the same by itself)
+  --require-login           list, search and stream nothing without a login (covers, the sign-in and its phone
+                            page, / and /health stay open); the desktop app starts its library so on a network
   --audio-cache-mb N        size quota of the synthesised demo-audio cache (default 512); least recently
                             used files are deleted past it
   --trust-proxy ADDR        a reverse proxy in front of this server whose X-Forwarded-For to believe: an
@@ -86,6 +88,9 @@ export function parseArgs(argv: readonly string[]): ServerArgs {
         break
       case '--sign-out-everywhere':
         opts.signOutEverywhere = true
+        break
+      case '--require-login':
+        opts.requireLogin = true
         break
       case '--anonymous-audio-mb':
         opts.anonymousAudioBytes = int() * 1024 * 1024

@@ -89,7 +89,10 @@ interface QrKey {
   status: QrStatus
   expiresAt: number
   credential: string
-  /** Who asked for it (client address), for the per-client cap. */
+  /**
+   * Who asked for it (client address: behind a trusted proxy, the address it forwards): the per-client cap,
+   * and the only address that may create its code or poll it.
+   */
   client: string
   /** The phone page's form token: a POST must carry the one its page was served with. */
   formToken: string
@@ -128,9 +131,13 @@ export class QrKeys {
     return unikey
   }
 
-  /** The code the QR image carries for a live key (its phone page's address), or undefined. */
-  phoneCode(unikey: string): string | undefined {
-    return this.live(unikey)?.phoneCode
+  /**
+   * The code the QR image carries for a live key (its phone page's address), or undefined; also undefined
+   * when `client` is not the address that asked for the key.
+   */
+  phoneCode(unikey: string, client = ''): string | undefined {
+    const key = this.live(unikey)
+    return key && key.client === client ? key.phoneCode : undefined
   }
 
   /** The key a phone code stands for, while it lives (the phone page's routes take codes, never keys). */
@@ -147,11 +154,13 @@ export class QrKeys {
 
   /**
    * Current state; unknown or expired keys report -1. The credential is in exactly one answer: the first
-   * check after the confirmation hands it over and forgets the key.
+   * check after the confirmation hands it over and forgets the key. A key polled from another address than
+   * the one that asked for it is reported as unknown (-1) and left as it is for its own client: a key read
+   * from a log or over a shoulder collects nothing.
    */
-  get(unikey: string): { status: QrStatus; cookie: string } {
+  get(unikey: string, client = ''): { status: QrStatus; cookie: string } {
     const key = this.live(unikey)
-    if (!key) return { status: -1, cookie: '' }
+    if (!key || key.client !== client) return { status: -1, cookie: '' }
     if (key.status !== 2) return { status: key.status, cookie: '' }
     this.drop(unikey)
     return { status: 2, cookie: key.credential }

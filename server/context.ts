@@ -31,4 +31,8 @@ export interface Ctx {
   allowedHost(hostHeader: unknown): boolean
   /** When the server started (ms since epoch), for /health. */
   startedAt: number
+  /** The desktop app's secret for this process (`/cadence/instance`); absent when started otherwise. */
+  instanceNonce?: string
+  /** Anonymous requests get the spec's "log in first" for everything but the sign-in and covers. */
+  requireLogin: boolean
 }

@@ -63,6 +63,18 @@ export interface DataSourceOptions {
   maxConnectionsPerClient?: number
   /** Fastify request logging. Default off. */
   logger?: boolean
+  /**
+   * The secret of the desktop app that started this process (`CADENCE_INSTANCE_NONCE`): `/cadence/instance`
+   * signs the app's challenges with it, so the app can tell its own process from whatever else holds the
+   * address (server/instance.ts).
+   */
+  instanceNonce?: string
+  /**
+   * Nothing is listed, searched or streamed without a login (`--require-login`): what the desktop app asks
+   * for when it opens its built-in library to the network. Open still: the sign-in (`/connect/…`, the
+   * phone page), covers, `/`, `/health` and `/cadence/instance`. Default off (the spec lets anyone browse).
+   */
+  requireLogin?: boolean
 }
 
 export interface DataSourceHandle {
@@ -146,6 +158,8 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       attempts: new AttemptLimiter(),
       allowedHost: hostAllowList({ bindHost: host, publicUrl, publicNames: opts.publicNames }),
       startedAt: Date.now(),
+      instanceNonce: opts.instanceNonce || undefined,
+      requireLogin: opts.requireLogin ?? false,
       warn,
       serverName: publicUrl ?? `Cadence on ${hostname()}`,
       baseUrl: (req) => {

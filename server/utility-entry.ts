@@ -45,7 +45,10 @@ async function main(): Promise<void> {
     // so that it can sign itself in; it is taken out of the environment at once.
     const ownerPassphrase = process.env.CADENCE_OWNER_PASSPHRASE || undefined
     delete process.env.CADENCE_OWNER_PASSPHRASE
-    handle = await startDataSource({ ...parseArgs(process.argv.slice(2)), ownerPassphrase })
+    // Likewise the nonce this process proves itself with before the app sends it a credential.
+    const instanceNonce = process.env.CADENCE_INSTANCE_NONCE || undefined
+    delete process.env.CADENCE_INSTANCE_NONCE
+    handle = await startDataSource({ ...parseArgs(process.argv.slice(2)), ownerPassphrase, instanceNonce })
     post({ type: 'ready', url: handle.url })
   } catch (err) {
     post({ type: 'error', message: (err as Error)?.message ?? String(err) })

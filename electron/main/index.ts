@@ -207,6 +207,24 @@ async function start() {
       },
     },
     openExternal: (url) => shell.openExternal(url),
+    // Main's own dialog, modal to the main window: the renderer cannot draw or answer it.
+    confirm: async (request) => {
+      const options = {
+        type: 'question' as const,
+        title: request.title,
+        message: request.message,
+        detail: request.detail,
+        buttons: [request.confirmLabel, 'Cancel'],
+        defaultId: 1,
+        cancelId: 1,
+        noLink: true,
+      }
+      const parent = mainWindow && !mainWindow.isDestroyed() ? mainWindow : undefined
+      const { response } = await (parent
+        ? dialog.showMessageBox(parent, options)
+        : dialog.showMessageBox(options))
+      return response === 0
+    },
     copyText: (text) => clipboard.writeText(text),
     onPlayerState: (state) => tray?.update(state),
     listen: listenPorts,

@@ -23,7 +23,7 @@ export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
     const q = req.query as Params
     const key = stringParam(q, 'key', true, 64)
     const withImage = boolParam(q, 'qrimg', true)
-    const phoneCode = ctx.qr.phoneCode(key)
+    const phoneCode = ctx.qr.phoneCode(key, req.ip)
     if (phoneCode === undefined) {
       throw notFound('Unknown or expired QR key: request a new one from /connect/qr/key.')
     }
@@ -36,7 +36,8 @@ export function authRoutes(app: FastifyInstance, ctx: Ctx): void {
 
   app.get('/connect/qr/check', async (req) => {
     const key = stringParam(req.query as Params, 'key', true, 200)
-    return ok(ctx.qr.get(key))
+    // Only the address that asked for the key (`req.ip`: behind a trusted proxy, the one it forwards).
+    return ok(ctx.qr.get(key, req.ip))
   })
 
   app.get('/connect/status', async (req) => {

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import type { Ctx } from '../context'
-import { ok } from '../envelope'
+import { notFound, ok } from '../envelope'
+import { instanceProof } from '../instance'
+import { stringParam, type Params } from '../params'
 import { statement } from '../db/sqlite'
 
 const escapeHtml = (s: string) =>
@@ -23,6 +25,15 @@ function health(ctx: Ctx) {
 /** `GET /`: what this server is and how to connect a client; `GET /health`: the same facts for monitoring. */
 export function homeRoutes(app: FastifyInstance, ctx: Ctx): void {
   app.get('/health', async () => ok(health(ctx)))
+
+  // An extension for the desktop app that started this process (`instanceNonce`): signs its challenge,
+  // so the app sends its credential only to the process it started (server/instance.ts).
+  app.get('/cadence/instance', async (req) => {
+    const nonce = ctx.instanceNonce
+    if (!nonce) throw notFound('This data source was not started by the desktop app.')
+    const challenge = stringParam(req.query as Params, 'challenge', true, 128)
+    return ok({ proof: instanceProof(nonce, challenge) })
+  })
 
   app.get('/', async (req, reply) => {
     const h = health(ctx)

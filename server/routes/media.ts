@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
-import { sendFailure } from '../envelope'
+import { LOGIN_REQUIRED, sendFailure } from '../envelope'
 import type { Ctx } from '../context'
 import { coverSvg } from '../covers'
 import { statement } from '../db/sqlite'
@@ -55,9 +55,10 @@ export function mediaRoutes(app: FastifyInstance, ctx: Ctx): void {
     const image = statement(ctx.db, 'SELECT mime, data FROM images WHERE owner = ?').get(`${kind}:${id}`) as
       { mime: string; data: Uint8Array } | undefined
     reply.header('Cache-Control', 'public, max-age=86400')
-    // Covers are public and carry no credential: any page may read their pixels (the player tints its
-    // now-playing screen from the cover through a canvas, which needs CORS approval).
-    reply.header('Access-Control-Allow-Origin', '*')
+    // No CORS approval: an <img> shows a cover without one, but no web page (any site in a browser on
+    // this network, or one reaching 127.0.0.1) may read a cover's pixels, which can be the owner's own
+    // pictures from an imported folder. The now-playing tint and the notification's PNG, which read
+    // pixels through a canvas, fall back to neutral and to main's own fetch.
     // An imported picture is served only as a raster type a browser cannot run script from; whatever its
     // tag claims (image/svg+xml, text/html) it is otherwise replaced by the generated cover.
     if (image && RASTER_TYPES.has(image.mime.toLowerCase())) {
@@ -83,6 +84,10 @@ export function mediaRoutes(app: FastifyInstance, ctx: Ctx): void {
     const songId = Number(song)
     const br = Number(bitrate)
     const check = ctx.signer.verify(songId, br, exp, sig, anon)
+    // A URL handed out without a login (before this start, on loopback) streams nothing once one is needed.
+    if (ctx.requireLogin && anon === '1' && check !== 'invalid') {
+      return sendFailure(reply, 401, LOGIN_REQUIRED)
+    }
     if (check === 'invalid') {
       return sendFailure(reply, 403, 'This media link is not valid: ask /song/detail for a fresh URL.')
     }

@@ -39,7 +39,8 @@ export interface SourceList {
 /**
  * "Let my phone sign in": the built-in data source opened to the network. `addresses` are what another
  * device opens (empty until it listens there); `passphrase` is the owner passphrase the phone page asks
- * for, present only while the setting is on; `kept` says where that passphrase is stored.
+ * for, present only while the setting is on and only in the answer to a call made for "Show"
+ * (`{ show: true }`), never in an event; `kept` says where that passphrase is stored.
  */
 export interface PhoneAccess {
   enabled: boolean
@@ -284,7 +285,6 @@ export interface PlaylistRows {
 /** Every invoke channel; the argument schemas are in `./schemas` (main only), one per name here. */
 export const INVOKE_CHANNELS = [
   'app:info',
-  'app:open-external',
   'app:copy-text',
   'catalog:recommend-playlists',
   'catalog:toplists',
@@ -312,6 +312,7 @@ export const INVOKE_CHANNELS = [
   'sources:activate',
   'sources:set-local-host',
   'sources:phone-access',
+  'sources:renew-phone-passphrase',
   'settings:get',
   'settings:update',
   'lyrics:report-line',

@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { idSchema } from '../api/models'
-import { collectionSongSchema } from './collection-song'
+import { collectionSongSchema, ipcIdSchema } from './collection-song'
 import type { Id } from '../api/models'
 import type { Album, Artist, LikeResult, Playlist, SearchResult, Song } from '../api/models'
 import { settingsPatchSchema } from '../settings-schema'
@@ -57,14 +56,14 @@ const limitArgs = (max: number) =>
     .object({ limit: z.number().int().min(1).max(max).optional() })
     .strict()
     .optional()
-const byId = z.object({ id: idSchema }).strict()
+const byId = z.object({ id: ipcIdSchema }).strict()
 
 export const playerStateSchema = z
   .object({
     playing: z.boolean(),
     song: z
       .object({
-        id: idSchema,
+        id: ipcIdSchema,
         name: z.string().max(500),
         artists: z.string().max(1000),
         liked: z.boolean(),
@@ -100,13 +99,10 @@ export const DOWNLOADS_MAX_ADD = 20_000
 const collectionSongs = z.array(collectionSongSchema).min(1).max(COLLECTION_MAX_SONGS)
 const collectionFormat = z.enum(['m3u8', 'json'])
 /** Songs sent to a playlist in the account at once (the id list travels in one query string). */
-const accountSongIds = z.array(idSchema).min(1).max(1000)
+const accountSongIds = z.array(ipcIdSchema).min(1).max(1000)
 
 export const invokeChannels = {
   'app:info': channel<AppInfo>().args(none),
-  'app:open-external': channel<void>().args(
-    z.object({ url: z.url({ protocol: /^https?$/ }).max(2048) }).strict(),
-  ),
 
   /** Puts text on the system clipboard (a song's link): the renderer has no clipboard permission. */
   'app:copy-text': channel<void>().args(z.object({ text: z.string().min(1).max(8192) }).strict()),
@@ -126,7 +122,7 @@ export const invokeChannels = {
   'catalog:playlist-rows': channel<PlaylistRows>().args(
     z
       .object({
-        id: idSchema,
+        id: ipcIdSchema,
         offset: z.number().int().min(0).max(1_000_000),
         limit: z.number().int().min(1).max(2000),
         /** Only the songs whose name, artists or album contain these words. */
@@ -150,10 +146,10 @@ export const invokeChannels = {
       })
       .strict(),
   ),
-  'catalog:like': channel<LikeResult>().args(z.object({ id: idSchema, like: z.boolean() }).strict()),
+  'catalog:like': channel<LikeResult>().args(z.object({ id: ipcIdSchema, like: z.boolean() }).strict()),
 
   'player:resolve': channel<Song>().args(
-    z.object({ id: idSchema, br: z.number().int().min(1).max(100_000_000).optional() }).strict(),
+    z.object({ id: ipcIdSchema, br: z.number().int().min(1).max(100_000_000).optional() }).strict(),
   ),
   'player:report-state': channel<void>().args(playerStateSchema),
   'player:save-session': channel<void>().args(playerSessionSchema),
@@ -181,8 +177,18 @@ export const invokeChannels = {
     z.object({ id: z.string().min(1).max(100), host: z.string().trim().max(255) }).strict(),
   ),
 
-  /** Where a phone can reach the built-in data source and the passphrase it asks for. */
-  'sources:phone-access': channel<PhoneAccess>().args(none),
+  /**
+   * Where a phone can reach the built-in data source; the passphrase it asks for only with `show` (the
+   * renderer asks so only when the person clicks "Show").
+   */
+  'sources:phone-access': channel<PhoneAccess>().args(
+    z.object({ show: z.boolean().optional() }).strict().optional(),
+  ),
+  /**
+   * A new owner passphrase, after a yes in a dialog main shows: remembered phones are forgotten and every
+   * other device signed out (the built-in source restarts with it). False when the person said no.
+   */
+  'sources:renew-phone-passphrase': channel<boolean>().args(none),
 
   'settings:get': channel<Settings>().args(none),
   'settings:update': channel<Settings>().args(settingsPatchSchema),
@@ -202,7 +208,7 @@ export const invokeChannels = {
   'notify:track-changed': channel<void>().args(
     z
       .object({
-        id: idSchema,
+        id: ipcIdSchema,
         name: z.string().max(500),
         artists: z.string().max(1000),
         album: z.string().max(500).optional(),
@@ -232,7 +238,7 @@ export const invokeChannels = {
     z.object({ id: collectionId, songs: collectionSongs }).strict(),
   ),
   'collection:remove': channel<CollectionPlaylist>().args(
-    z.object({ id: collectionId, songIds: z.array(idSchema).min(1).max(COLLECTION_MAX_SONGS) }).strict(),
+    z.object({ id: collectionId, songIds: z.array(ipcIdSchema).min(1).max(COLLECTION_MAX_SONGS) }).strict(),
   ),
   /** Moves the song at `from` to `to` (indices in the playlist as it is now). */
   'collection:move': channel<CollectionPlaylist>().args(
@@ -262,7 +268,7 @@ export const invokeChannels = {
   /** An album from the data source's album endpoint (`unavailable` where it has none). */
   'albums:detail': channel<AlbumDetail>().args(byId),
   'albums:saved': channel<Album[]>().args(none),
-  'albums:save': channel<void>().args(z.object({ id: idSchema, like: z.boolean() }).strict()),
+  'albums:save': channel<void>().args(z.object({ id: ipcIdSchema, like: z.boolean() }).strict()),
   'likes:state': channel<LikedSongs>().args(none),
   /** Reads the liked-songs playlist again (window focus, a refresh): a like made elsewhere shows. */
   'likes:refresh': channel<LikedSongs>().args(none),
@@ -272,9 +278,11 @@ export const invokeChannels = {
   'account:create-playlist': channel<Playlist>().args(
     z.object({ name: playlistName, songIds: accountSongIds.optional() }).strict(),
   ),
-  'account:add-songs': channel<void>().args(z.object({ id: idSchema, songIds: accountSongIds }).strict()),
-  'account:remove-songs': channel<void>().args(z.object({ id: idSchema, songIds: accountSongIds }).strict()),
-  'account:subscribe': channel<void>().args(z.object({ id: idSchema, subscribe: z.boolean() }).strict()),
+  'account:add-songs': channel<void>().args(z.object({ id: ipcIdSchema, songIds: accountSongIds }).strict()),
+  'account:remove-songs': channel<void>().args(
+    z.object({ id: ipcIdSchema, songIds: accountSongIds }).strict(),
+  ),
+  'account:subscribe': channel<void>().args(z.object({ id: ipcIdSchema, subscribe: z.boolean() }).strict()),
   /** The installed app's update state (nothing to do where the app cannot update itself). */
   'updates:state': channel<UpdateState>().args(none),
   /** "Restart to update": quits and installs the downloaded update; false when none is ready. */
@@ -307,7 +315,7 @@ export const invokeChannels = {
   'downloads:summary': channel<DownloadsSummary>().args(none),
   /** Removes downloads: their files become ordinary cached songs, evicted by the cap like any other. */
   'downloads:remove': channel<DownloadsSummary>().args(
-    z.object({ ids: z.array(idSchema).min(1).max(DOWNLOADS_MAX_ADD) }).strict(),
+    z.object({ ids: z.array(ipcIdSchema).min(1).max(DOWNLOADS_MAX_ADD) }).strict(),
   ),
   'downloads:pause': channel<DownloadsSummary>().args(none),
   'downloads:resume': channel<DownloadsSummary>().args(none),

@@ -151,11 +151,15 @@ describe('SettingsView', () => {
                 enabled: true,
                 listening,
                 addresses: listening ? ['http://192.168.1.20:41234'] : [],
-                passphrase: 'abcd-efgh-jkmn-pqrs',
+                // Main answers the passphrase only to the call made for "Show".
+                ...((args as { show?: boolean } | undefined)?.show
+                  ? { passphrase: 'abcd-efgh-jkmn-pqrs' }
+                  : {}),
                 kept: 'encrypted',
               }
             : { enabled: false, listening: false, addresses: [], kept: 'encrypted' }
         }
+        if (channel === 'sources:renew-phone-passphrase') return true
         return base(channel, args)
       })
     })
@@ -183,9 +187,23 @@ describe('SettingsView', () => {
       expect(wrapper.get('[data-testid="phone-address"]').text()).toBe('http://192.168.1.20:41234')
       const passphrase = wrapper.get('[data-testid="phone-passphrase"]')
       expect(passphrase.text()).not.toContain('abcd-efgh-jkmn-pqrs')
+      // Asked for only now, on the click.
+      expect(
+        invoke.mock.calls.filter(([channel, args]) => channel === 'sources:phone-access' && args),
+      ).toEqual([])
       await wrapper.get('[data-testid="phone-reveal"]').trigger('click')
+      await flushPromises()
+      expect(invoke).toHaveBeenCalledWith('sources:phone-access', { show: true })
       expect(wrapper.get('[data-testid="phone-passphrase"]').text()).toBe('abcd-efgh-jkmn-pqrs')
       expect(wrapper.get('[data-testid="phone-kept"]').text()).toContain('encrypted')
+      // Hidden again: the passphrase is gone from the page, not just masked.
+      await wrapper.get('[data-testid="phone-reveal"]').trigger('click')
+      await flushPromises()
+      expect(wrapper.html()).not.toContain('abcd-efgh')
+      // "New passphrase" asks main (which confirms in its own dialog).
+      await wrapper.get('[data-testid="phone-renew"]').trigger('click')
+      await flushPromises()
+      expect(invoke).toHaveBeenCalledWith('sources:renew-phone-passphrase')
     })
 
     it('hides everything again when turned off', async () => {

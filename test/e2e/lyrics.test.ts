@@ -95,7 +95,7 @@ describe('The now-playing screen', () => {
   })
   afterAll(() => app?.close())
 
-  it('opens from the cover, tinted from the cover, with links, controls and the queue; Esc closes it', async () => {
+  it('opens from the cover (its tint neutral: covers come without CORS approval), with links, controls and the queue; Esc closes it', async () => {
     const { page } = app
     const songs = await findSongs(
       app,
@@ -110,10 +110,15 @@ describe('The now-playing screen', () => {
     expect(await page.getByTestId('now-playing-close').evaluate((el) => el === document.activeElement)).toBe(
       true,
     )
-    // The tint comes from the cover's pixels, read through a canvas (the reference server allows it).
-    await expect.poll(() => screen.getAttribute('data-tint'), { timeout: 5000 }).not.toBe('neutral')
-    const [hue] = (await screen.getAttribute('data-tint'))!.split(',').map(Number)
-    expect(hue).toBeGreaterThanOrEqual(0)
+    // The reference server gives no page CORS approval to read a cover's pixels (issue 33): the cover
+    // shows, the tint stays neutral (cover-tint.test.ts covers the tint from a readable cover).
+    const coverShown = () =>
+      screen
+        .locator('img')
+        .first()
+        .evaluate((img) => (img as HTMLImageElement).naturalWidth)
+    await expect.poll(coverShown, { timeout: 5000 }).toBeGreaterThan(0)
+    expect(await screen.getAttribute('data-tint')).toBe('neutral')
     expect(await page.getByTestId('now-playing-title').innerText()).toBe(songs[0].name)
     expect(await page.getByTestId('now-playing-album').innerText()).toBe(songs[0].album!.name)
     expect(await page.locator('[data-testid="now-playing-screen"] input[type="checkbox"]').count()).toBe(0)

@@ -88,7 +88,7 @@ describe('media through main', () => {
     expect(media.some((request) => request.range?.startsWith('bytes='))).toBe(true)
     expect(media.filter((request) => request.status !== 200 && request.status !== 206)).toEqual([])
     // The page itself asked nothing of the data source (media, fetch or XHR): only its own files.
-    // (Covers are images the CSP allows from the source; the now-playing tint loads them with CORS.)
+    // (Covers are images the CSP allows from the source; the now-playing tint asks for them with CORS.)
     const covers = new Set(songs.map((song) => song.album?.cover))
     expect(pageRequests.filter((url) => !url.startsWith(app.appUrl + '/') && !covers.has(url))).toEqual([])
   })

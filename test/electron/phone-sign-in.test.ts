@@ -37,15 +37,27 @@ describe('the built app under the stand-in Electron: "Let my phone sign in"', ()
 
     await page.evaluate(() => (location.hash = '#/settings'))
     await page.getByText('Let my phone sign in', { exact: true }).click()
+    // Main asked in its own dialog first (the stand-in answers with the first button, "Open to the network").
+    await app.waitFor(
+      'message-box',
+      (data) => (data as { title?: string }).title === 'Let your phone sign in?',
+    )
     await app.waitFor('utility-fork', (data) => hostOf(data as Fork) === '0.0.0.0')
     // Listening again: the address (or, on a machine without a network, the note saying so) is shown.
     await page.locator('[data-testid="phone-address"], [data-testid="phone-no-address"]').first().waitFor()
     expect(await reachableFromNetwork(await builtinPort())).toBe(200)
 
+    // Main answers the passphrase to the call the click makes.
     await page.getByTestId('phone-reveal').click()
-    expect(await page.getByTestId('phone-passphrase').innerText()).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/)
-    const auth = await page.evaluate(() => window.cadence.invoke('auth:status'))
-    expect(auth.status).toBe('signed-in')
+    await expect
+      .poll(() => page.getByTestId('phone-passphrase').innerText(), { timeout: 10_000 })
+      .toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/)
+    // The network start's passphrase revoked the app's credential: it signs itself in again by itself.
+    await expect
+      .poll(async () => (await page.evaluate(() => window.cadence.invoke('auth:status'))).status, {
+        timeout: 20_000,
+      })
+      .toBe('signed-in')
 
     const before = app.records.length
     await page.getByText('Let my phone sign in', { exact: true }).click()

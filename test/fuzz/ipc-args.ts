@@ -10,7 +10,6 @@ import { anyValue, deepJson, edgeNumber, edgeString, mutate } from './values'
 
 /** A plausible valid argument per channel, which the generator then breaks. Unknown channels get `{}`. */
 export const VALID_ARGS: Record<string, unknown> = {
-  'app:open-external': { url: 'https://example.com/' },
   'catalog:recommend-playlists': { limit: 10 },
   'catalog:toplists': { limit: 10 },
   'catalog:user-playlists': { limit: 10, offset: 0 },

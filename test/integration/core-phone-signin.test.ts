@@ -49,11 +49,15 @@ async function setup() {
           host: launch.host,
           port: launch.port,
           ownerPassphrase: launch.passphrase,
+          instanceNonce: launch.nonce,
+          requireLogin: launch.requireLogin,
           demo: 20,
         })
         return { url: handle.url, stop: () => handle.close() }
       },
       networkAddresses: () => [NETWORK_IP],
+      // The person says yes in main's dialog (test/unit/hostile-small.test.ts: a no changes nothing).
+      confirm: async () => true,
     })
     cleanups.push(() => core.builtin.stop())
     cleanups.push(() => core.dispose())
@@ -87,7 +91,7 @@ describe('"Let my phone sign in" with the built-in data source', () => {
     await call(core, 'settings:update', { phoneSignIn: true })
     await vi.waitFor(() => expect(t.launches).toHaveLength(2), { timeout: 20_000 })
     await vi.waitFor(() => expect(core.sources.get('builtin')?.state).toBe('ready'), { timeout: 20_000 })
-    const access = await call<PhoneAccess>(core, 'sources:phone-access')
+    const access = await call<PhoneAccess>(core, 'sources:phone-access', { show: true })
     const networkPort = port(core.sources.get('builtin')!.url)
     expect(access).toEqual({
       enabled: true,
@@ -97,9 +101,16 @@ describe('"Let my phone sign in" with the built-in data source', () => {
       kept: 'encrypted',
     })
     expect(JSON.stringify(t.store.snapshot())).not.toContain(access.passphrase)
-    // The app stays signed in (and its calls work) across the relaunch.
+    // The app stays signed in (and its calls work) across the relaunch: the new passphrase revoked its
+    // credential, so it signs itself in again once the new process is ready (the source now lists nothing
+    // without a login).
+    await vi.waitFor(
+      async () => expect((await call<unknown[]>(core, 'catalog:toplists')).length).toBeGreaterThan(0),
+      {
+        timeout: 20_000,
+      },
+    )
     expect(await call(core, 'auth:status')).toMatchObject({ status: 'signed-in' })
-    expect((await call<unknown[]>(core, 'catalog:toplists')).length).toBeGreaterThan(0)
 
     // Another device opens the address shown; the owner's phone confirms with the passphrase shown.
     const device = createApiClient({ baseUrl: access.addresses[0], getCredential: () => undefined })
@@ -123,7 +134,7 @@ describe('"Let my phone sign in" with the built-in data source', () => {
     await vi.waitFor(() => expect(core.sources.get('builtin')?.state).toBe('ready'), { timeout: 20_000 })
     expect(t.launches[2].host).toBe('127.0.0.1')
     expect(await reachable(port(core.sources.get('builtin')!.url))).toBe('refused')
-    const closed = await call<PhoneAccess>(core, 'sources:phone-access')
+    const closed = await call<PhoneAccess>(core, 'sources:phone-access', { show: true })
     expect(closed.passphrase).toBeUndefined()
     expect(closed.addresses).toEqual([])
     expect(await call(core, 'auth:status')).toMatchObject({ status: 'signed-in' })
@@ -134,15 +145,16 @@ describe('"Let my phone sign in" with the built-in data source', () => {
     const first = t.build()
     await call(first, 'settings:update', { phoneSignIn: true })
     await first.builtin.start()
-    const before = await call<PhoneAccess>(first, 'sources:phone-access')
+    const before = await call<PhoneAccess>(first, 'sources:phone-access', { show: true })
     await first.builtin.stop()
     first.dispose()
 
     const second = t.build()
     await second.builtin.start()
     expect(await second.start()).toMatchObject({ status: 'signed-in' })
-    const after = await call<PhoneAccess>(second, 'sources:phone-access')
+    const after = await call<PhoneAccess>(second, 'sources:phone-access', { show: true })
     expect(after.passphrase).toBe(before.passphrase)
+    expect(after.passphrase).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/)
     expect(after.addresses).toEqual(before.addresses)
     expect(await reachable(port(after.addresses[0]))).toBe(200)
   }, 60_000)

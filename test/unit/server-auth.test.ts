@@ -88,12 +88,12 @@ describe('QrKeys', () => {
   it('walks a key through waiting → scanned → confirmed, handing the credential over exactly once', () => {
     const keys = new QrKeys()
     const unikey = keys.create('10.0.0.2')
-    expect(keys.get(unikey)).toEqual({ status: 0, cookie: '' })
+    expect(keys.get(unikey, '10.0.0.2')).toEqual({ status: 0, cookie: '' })
     expect(keys.scan(unikey)).toBe(1)
-    expect(keys.get(unikey)).toEqual({ status: 1, cookie: '' })
+    expect(keys.get(unikey, '10.0.0.2')).toEqual({ status: 1, cookie: '' })
     expect(keys.confirm(unikey, () => 'the-credential')).toBe(2)
-    expect(keys.get(unikey)).toEqual({ status: 2, cookie: 'the-credential' })
-    expect(keys.get(unikey)).toEqual({ status: -1, cookie: '' })
+    expect(keys.get(unikey, '10.0.0.2')).toEqual({ status: 2, cookie: 'the-credential' })
+    expect(keys.get(unikey, '10.0.0.2')).toEqual({ status: -1, cookie: '' })
   })
 
   it('issues no credential for a denied key, nor a second one for a key confirmed twice', () => {

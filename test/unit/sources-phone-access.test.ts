@@ -73,7 +73,9 @@ describe('phone access to the built-in data source', () => {
     // The app itself talks to it on loopback.
     expect(child.url).toBe('http://127.0.0.1:41002')
     expect(phone.passphrase()).toBe(launch.passphrase)
-    expect(phone.info(true)).toEqual({
+    // The passphrase only for "Show".
+    expect(phone.info(true).passphrase).toBeUndefined()
+    expect(phone.info(true, true)).toEqual({
       enabled: true,
       listening: true,
       addresses: ['http://192.168.1.20:41002'],
@@ -81,7 +83,7 @@ describe('phone access to the built-in data source', () => {
       kept: 'encrypted',
     })
     // Not listening yet (starting): no address, but the passphrase to have ready.
-    expect(phone.info(false)).toMatchObject({
+    expect(phone.info(false, true)).toMatchObject({
       listening: false,
       addresses: [],
       passphrase: launch.passphrase,
@@ -99,7 +101,14 @@ describe('phone access to the built-in data source', () => {
     expect(t.store.get(PHONE_PORT_KEY)).toBe(41001)
     const again = t.build()
     await again.starter(t.spawn)(() => {})
-    expect(t.launches[1]).toEqual({ host: '0.0.0.0', port: 41001, passphrase: first.passphrase })
+    expect(t.launches[1]).toEqual({
+      host: '0.0.0.0',
+      port: 41001,
+      passphrase: first.passphrase,
+      nonce: expect.any(String),
+      requireLogin: true,
+    })
+    expect(t.launches[1].nonce).not.toBe(t.launches[0].nonce)
     expect(again.info(true).addresses).toEqual(['http://192.168.1.20:41001'])
   })
 

@@ -19,12 +19,14 @@ import { createPlayerHandlers, sessionKey } from './player/handlers'
 import { createQuitSave } from './player/quit'
 import { offlineAware, wireOffline } from './offline/wire'
 import { mediaUrl } from '@shared/player/media-url'
-import { noWindows, realTimers } from './ports'
+import { noWindows, realTimers, refuseAll } from './ports'
 import { createSourceNet, sourceHosts } from './net'
 import { createSettingsHandlers } from './settings/handlers'
+import { RENEW_PASSPHRASE_REQUEST } from './sources/handlers'
 import { createSettingsService } from './settings/service'
 import { createActiveSource, createSourceClients } from './sources/active'
 import { createSourcesHandlers } from './sources/handlers'
+import { isOurInstance } from './sources/instance'
 import { createPhoneAccess, makePhonePassphrase } from './sources/phone-access'
 import { BUILTIN_ID, createSourceRegistry } from './sources/registry'
 import { superviseDataSource } from './sources/supervisor'
@@ -54,6 +56,7 @@ export function createCore(deps: CoreDeps): Core {
     store,
     makePassphrase: () => makePhonePassphrase(randomInt),
     networkAddresses: deps.networkAddresses ?? (() => []),
+    isOurs: (url, nonce) => isOurInstance(url, nonce, deps.fetch ?? fetch),
     log: log('phone-access'),
   })
   registry.setBuiltin(deps.builtinSourceUrl, deps.builtinSourceUrl ? 'ready' : 'starting')
@@ -228,7 +231,6 @@ export function createCore(deps: CoreDeps): Core {
     ...createAuthHandlers(auth, deps.openExternal ?? (() => undefined)),
     ...createAppHandlers({
       appInfo: deps.appInfo,
-      openExternal: deps.openExternal ?? (() => undefined),
       copyText: deps.copyText,
     }),
     ...createCatalogHandlers({ call, userId: () => auth.userId() }),
@@ -251,14 +253,22 @@ export function createCore(deps: CoreDeps): Core {
         if (changing) offline.sourceChanged()
         return result
       },
-      phoneAccess: () => phone.info(registry.get(BUILTIN_ID)?.state === 'ready'),
+      phoneAccess: (args) => phone.info(registry.get(BUILTIN_ID)?.state === 'ready', args?.show === true),
+      renewPhonePassphrase: async () => {
+        const yes = await (deps.confirm ?? refuseAll)(RENEW_PASSPHRASE_REQUEST).catch(() => false)
+        if (!yes) return false
+        phone.renew()
+        // Open to the network now: restart with the new one at once (the old one stops working).
+        if (phone.onNetwork()) await supervisor?.relaunch()
+        return true
+      },
       setLocalHost: ({ id, host }) => {
         const changed = registry.setLocalHost(id, host)
         emitSources()
         return changed
       },
     }),
-    ...createSettingsHandlers(settings),
+    ...createSettingsHandlers(settings, deps.confirm ?? refuseAll),
     ...listen.handlers,
     ...createCollectionHandlers(collection),
     ...createExtensionHandlers({ call, capabilities, likes: likedSongs }),
@@ -278,7 +288,14 @@ export function createCore(deps: CoreDeps): Core {
     registry.setBuiltin(url, state)
     if (before?.url !== (url ?? '') || before?.state !== state) emitSources()
     if (registry.active().id === BUILTIN_ID && state !== 'starting') offline.builtinState(state === 'ready')
-    if (state === 'ready' && registry.active().id === BUILTIN_ID && auth.state().status !== 'signed-in') {
+    // A new process (its own port) may have been started with another passphrase, which revokes every
+    // credential: check the sign-in again (and sign in again by itself) before the app relies on it.
+    const restarted = before?.url !== (url ?? '')
+    if (
+      state === 'ready' &&
+      registry.active().id === BUILTIN_ID &&
+      (auth.state().status !== 'signed-in' || restarted)
+    ) {
       void auth.check(BUILTIN_ID)
     }
   }
@@ -327,7 +344,7 @@ export function createCore(deps: CoreDeps): Core {
   }
 }
 
-export type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
+export type { ConfirmPort, ConfirmRequest, KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
 export { createMemoryStore } from './ports'
 
 // ---- the core's one face: everything the glue uses comes from here ----

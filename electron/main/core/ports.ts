@@ -49,6 +49,19 @@ export interface WindowsPort {
 }
 export const noWindows: WindowsPort = { openLogin() {}, closeLogin() {} }
 
+/** A question main asks the person itself (a native dialog), never one the renderer draws. */
+export interface ConfirmRequest {
+  title: string
+  message: string
+  detail: string
+  /** The button that says yes; the other one cancels and is the default. */
+  confirmLabel: string
+}
+/** Resolves true only when the person chose `confirmLabel`. */
+export type ConfirmPort = (request: ConfirmRequest) => Promise<boolean>
+/** Where main cannot ask: every question is answered no. */
+export const refuseAll: ConfirmPort = async () => false
+
 /**
  * `given`, or else the global `fetch` looked up at each call, not once when a module is made: a test's
  * spy on the global then sees every request, as with the other ports.

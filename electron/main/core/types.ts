@@ -15,7 +15,7 @@ import type { MediaHandler } from './media'
 import type { FreeSpaceProbe, MediaLimits } from './media-cache'
 import type { LookupAll } from './net'
 import type { createOffline } from './offline'
-import type { KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
+import type { ConfirmPort, KeyValueStore, SecretCipher, Timers, WindowsPort } from './ports'
 import type { SettingsService } from './settings/service'
 import type { BuiltinSpawner } from './sources/phone-access'
 import type { SourceRegistry } from './sources/registry'
@@ -55,7 +55,12 @@ export interface CoreDeps {
   timers?: Timers
   /** Opens and closes the QR login window. */
   windows?: WindowsPort
-  /** Opens an http(s) address in the system browser. */
+  /**
+   * Asks the person in a dialog main shows (the glue's `dialog.showMessageBox`): turning on a setting that
+   * weakens protection over IPC waits for it. Default: every question answered no.
+   */
+  confirm?: ConfirmPort
+  /** Opens an http(s) address in the system browser (only the running QR login's page, `auth:open-qr-page`). */
   openExternal?: (url: string) => Promise<void> | void
   /** Puts text on the system clipboard. */
   copyText?: (text: string) => void

@@ -25,12 +25,25 @@ export function startBuiltinDataSource(
   return new Promise((resolve, reject) => {
     const child: UtilityProcess = utilityProcess.fork(
       entry,
-      ['--host', launch.host, '--port', String(launch.port), '--data', dataDir],
+      [
+        '--host',
+        launch.host,
+        '--port',
+        String(launch.port),
+        '--data',
+        dataDir,
+        ...(launch.requireLogin ? ['--require-login'] : []),
+      ],
       {
         serviceName: 'Cadence data source',
         stdio: 'inherit',
         // The owner passphrase travels in the environment, not argv (which other local users can read).
-        env: { ...process.env, CADENCE_OWNER_PASSPHRASE: launch.passphrase },
+        // So does the nonce the core checks the process with before it sends a credential.
+        env: {
+          ...process.env,
+          CADENCE_OWNER_PASSPHRASE: launch.passphrase,
+          CADENCE_INSTANCE_NONCE: launch.nonce,
+        },
       },
     )
     let ready = false

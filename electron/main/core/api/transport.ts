@@ -145,6 +145,9 @@ export function createTransport(options: ApiClientOptions) {
         options.log?.warn('network error, retrying once', { endpoint: call.path })
         await sleep(retryDelayMs * attempt, call.signal)
         if (call.signal?.aborted) throw cancelled(call.path)
+        // Signed out, or the source left this address (the built-in one's process exited, and another may
+        // have taken its port) while waiting: the credential is not sent again.
+        if (options.getCredential() !== credential) break
       }
     }
     throw lastError!

@@ -4,7 +4,10 @@ import type { Handlers } from '../ipc/router'
 
 type AppChannels = Extract<keyof Handlers, `app:${string}`>
 
-/** Only http(s) addresses ever reach the system browser. */
+/**
+ * Only http(s) addresses ever reach the system browser. The renderer cannot name one: the only caller
+ * is `auth:open-qr-page`, which opens the running QR login's own page.
+ */
 export function isExternalUrl(url: string): boolean {
   try {
     const parsed = new URL(url)
@@ -16,18 +19,11 @@ export function isExternalUrl(url: string): boolean {
 
 export function createAppHandlers(deps: {
   appInfo: AppInfo
-  openExternal: (url: string) => Promise<void> | void
   /** The system clipboard (Electron's `clipboard.writeText`); absent where there is none. */
   copyText?: (text: string) => void
 }): Pick<Handlers, AppChannels> {
   return {
     'app:info': () => deps.appInfo,
-    'app:open-external': async ({ url }) => {
-      if (!isExternalUrl(url)) {
-        throw new CadenceError({ kind: 'invalid-argument', message: 'Only web addresses can be opened' })
-      }
-      await deps.openExternal(url)
-    },
     'app:copy-text': ({ text }) => {
       if (!deps.copyText) {
         throw new CadenceError({ kind: 'unavailable', message: 'There is no clipboard to copy to here' })

@@ -33,9 +33,12 @@ export function createSourceClients(deps: SourceClientsDeps) {
     if (!source?.url) return undefined
     const held = clients.get(sourceId)
     if (held && held.url === source.url) return held.client
+    const url = source.url
     const created = createApiClient({
-      baseUrl: source.url,
-      getCredential: () => vault.get(sourceId),
+      baseUrl: url,
+      // Only while the source is still at this address: a request still in flight (or its one retry)
+      // when the built-in source's process exited must not carry the credential to whatever took its port.
+      getCredential: () => (registry.get(sourceId)?.url === url ? vault.get(sourceId) : undefined),
       fetch: deps.fetch,
       timeoutMs: deps.timeoutMs,
       log: deps.log,

@@ -3,6 +3,7 @@ import type { Settings } from '@shared/settings'
 import type { Vault } from '../auth/vault'
 import type { Logger } from '../log'
 import type { KeyValueStore } from '../ports'
+import { makeInstanceNonce } from './instance'
 import type { ProcessStarter, RunningProcess } from './supervisor'
 
 /**
@@ -25,6 +26,10 @@ export interface BuiltinLaunch {
   host: '127.0.0.1' | '0.0.0.0'
   port: number
   passphrase: string
+  /** This start's secret: the process proves itself with it before it gets a credential (./instance.ts). */
+  nonce: string
+  /** Nothing listed or streamed without a login (`--require-login`): set whenever it is open to the network. */
+  requireLogin: boolean
 }
 
 /** Starts the built-in data source with these options; `url` is as the server reports it. */
@@ -41,6 +46,11 @@ export function createPhoneAccess(deps: {
   makePassphrase: () => string
   /** This machine's IPv4 addresses other devices can reach (no loopback). */
   networkAddresses: () => string[]
+  /**
+   * Whether the process at `url` is the one started with `nonce` (`isOurInstance`): asked before the
+   * address is reported, so no credential goes to whatever else answers there.
+   */
+  isOurs?: (url: string, nonce: string) => Promise<boolean>
   log: Logger
 }) {
   const runPassphrase = deps.makePassphrase()
@@ -63,13 +73,15 @@ export function createPhoneAccess(deps: {
 
   /** The options for the next start, read at each start (a setting change takes effect on relaunch). */
   const next = (): BuiltinLaunch => {
-    if (!enabled()) return { host: '127.0.0.1', port: 0, passphrase: runPassphrase }
+    const nonce = makeInstanceNonce()
+    if (!enabled())
+      return { host: '127.0.0.1', port: 0, passphrase: runPassphrase, nonce, requireLogin: false }
     const remembered = deps.store.get<unknown>(PHONE_PORT_KEY)
     const wanted =
       typeof remembered === 'number' && Number.isInteger(remembered) && remembered > 0 && remembered < 65536
         ? remembered
         : 0
-    return { host: '0.0.0.0', port: wanted, passphrase: stablePassphrase() }
+    return { host: '0.0.0.0', port: wanted, passphrase: stablePassphrase(), nonce, requireLogin: true }
   }
 
   return {
@@ -90,17 +102,41 @@ export function createPhoneAccess(deps: {
           throw error
         }
         const url = new URL(child.url)
+        const loopback = `http://127.0.0.1:${url.port}`
+        if (deps.isOurs && !(await deps.isOurs(loopback, launch.nonce))) {
+          // Something else answers where our process said it listens: no credential goes there.
+          deps.log.error('the built-in data source could not prove it is the process this app started', {
+            port: url.port,
+          })
+          await child.stop().catch(() => undefined)
+          throw new Error('The built-in data source could not prove it is the one this app started')
+        }
         port = Number(url.port)
         if (launch.host === '0.0.0.0') deps.store.set(PHONE_PORT_KEY, port)
-        return { url: `http://127.0.0.1:${port}`, stop: () => child.stop() }
+        return { url: loopback, stop: () => child.stop() }
       }
     },
     /** The passphrase the running built-in source was started with (the app signs itself in with it). */
     passphrase: (): string => current?.passphrase ?? runPassphrase,
     /** Whether a relaunch is needed for the data source to match the setting. */
     needsRelaunch: (): boolean => current !== undefined && (current.host === '0.0.0.0') !== enabled(),
-    /** What the Settings view shows: the addresses to open and the passphrase, only while on. */
-    info(ready: boolean): PhoneAccess {
+    /** Whether the running (or starting) process is the one open to the network. */
+    onNetwork: (): boolean => current?.host === '0.0.0.0',
+    /**
+     * Replaces the stable passphrase (the old one is gone from the vault); the next network start uses it,
+     * and the server, seeing a different passphrase, forgets remembered phones and revokes credentials.
+     */
+    renew(): void {
+      deps.vault.set(PHONE_PASSPHRASE_ID, deps.makePassphrase())
+      deps.log.info('made a new owner passphrase for phone sign-in', {
+        kept: deps.vault.storage(PHONE_PASSPHRASE_ID).mode,
+      })
+    },
+    /**
+     * What the Settings view shows: the addresses to open and, only while on and only when asked for "Show"
+     * (`show`), the passphrase.
+     */
+    info(ready: boolean, show = false): PhoneAccess {
       const on = enabled()
       const listening = ready && current?.host === '0.0.0.0' && on && port !== undefined
       const base: PhoneAccess = {
@@ -109,7 +145,7 @@ export function createPhoneAccess(deps: {
         addresses: listening ? deps.networkAddresses().map((ip) => `http://${ip}:${port}`) : [],
         kept: deps.vault.storage(PHONE_PASSPHRASE_ID).mode,
       }
-      return on ? { ...base, passphrase: stablePassphrase() } : base
+      return on && show ? { ...base, passphrase: stablePassphrase() } : base
     },
   }
 }

@@ -47,6 +47,9 @@ export function superviseDataSource(deps: SupervisorDeps) {
         if (stopped || current !== generation) return
         deps.log.warn('the built-in data source stopped; restarting', { code })
         running = undefined
+        // Its address is forgotten at once: another process may take the port, and no request (with the
+        // credential) may go there before the restarted one has proved it is ours.
+        url = undefined
         retry()
       })
       // Stopped, or superseded by a relaunch while starting: this process must not stay behind.
