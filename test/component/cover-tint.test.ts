@@ -3,6 +3,8 @@ import { flushPromises } from '@vue/test-utils'
 import { ref } from 'vue'
 import { sampleCover, tintFromPixels, useCoverTint } from '@renderer/components/now-playing/cover-tint'
 import type { Tint } from '@renderer/components/now-playing/cover-tint'
+import { coverPng } from '@renderer/services/cover-image'
+import { coverMediaUrl } from '@shared/player/media-url'
 
 const pixels = (...rgba: number[][]) => new Uint8ClampedArray(rgba.flat())
 
@@ -49,6 +51,39 @@ describe('cover tint', () => {
     } as unknown as CanvasRenderingContext2D)
     expect(await sampleCover('http://elsewhere.example/cover.jpg')).toBeNull()
     getContext.mockRestore()
+  })
+
+  it('reads a cover’s pixels from main’s media scheme, never from the data source’s address', async () => {
+    const loaded: string[] = []
+    class LoadingImage {
+      onload: (() => void) | null = null
+      onerror: (() => void) | null = null
+      crossOrigin = ''
+      decoding = ''
+      set src(url: string) {
+        loaded.push(url)
+        queueMicrotask(() => (url.startsWith('cadence-media:') ? this.onload : this.onerror)?.())
+      }
+    }
+    vi.stubGlobal('Image', LoadingImage)
+    const red = new Uint8ClampedArray(24 * 24 * 4).map((_, i) => [220, 30, 30, 255][i % 4])
+    const getContext = vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue({
+      drawImage: () => undefined,
+      getImageData: () => ({ data: red }),
+    } as unknown as CanvasRenderingContext2D)
+    const toDataURL = vi
+      .spyOn(HTMLCanvasElement.prototype, 'toDataURL')
+      .mockReturnValue('data:image/png;base64,AA==')
+    const cover = 'http://192.168.1.20:4000/media/cover/album/7'
+    const tint = await sampleCover(cover)
+    expect(tint?.hue).toBeLessThan(10)
+    expect(tint?.saturation).toBeGreaterThan(20)
+    expect(await coverPng(cover)).toBe('data:image/png;base64,AA==')
+    // A kept copy's address (offline) is already the scheme's.
+    await sampleCover(coverMediaUrl(cover))
+    expect(loaded).toEqual([coverMediaUrl(cover), coverMediaUrl(cover), coverMediaUrl(cover)])
+    getContext.mockRestore()
+    toDataURL.mockRestore()
   })
 
   it('follows the cover and keeps only the answer for the newest one', async () => {

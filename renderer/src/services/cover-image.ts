@@ -1,12 +1,21 @@
+import { coverMediaUrl } from '@shared/player/media-url'
+
 /**
- * Covers as pixels. Covers come from the data source: one served without CORS approval cannot be read
- * (the load fails with `crossOrigin`, or the canvas is tainted), and then these answer `null`.
+ * Covers as pixels. The renderer reads no pixels from a data source's address: a cover is loaded from
+ * main's media scheme (`cadence-media://cover/?src=`), which answers the copy kept on disk or fetches it
+ * under the source's policy (bounded), with the scheme's CORS approval. When main has none (refused, not
+ * an image, too large) or the canvas is tainted, these answer `null`.
  */
 
 /** An image load that gives up after this long (a stalled cover must not hold anything up). */
 export const COVER_LOAD_TIMEOUT_MS = 3000
 
-/** Loads `url` as a CORS image; `null` when it fails or takes too long. */
+/** Where the pixels of the cover at `url` are read from: main's scheme for a data source's http(s) address. */
+export function readableCoverUrl(url: string): string {
+  return /^https?:\/\//i.test(url) ? coverMediaUrl(url) : url
+}
+
+/** Loads the cover at `url` as a CORS image (`readableCoverUrl`); `null` when it fails or takes too long. */
 export function loadCorsImage(url: string): Promise<HTMLImageElement | null> {
   return new Promise((resolve) => {
     const image = new Image()
@@ -21,7 +30,7 @@ export function loadCorsImage(url: string): Promise<HTMLImageElement | null> {
       clearTimeout(timer)
       resolve(null)
     }
-    image.src = url
+    image.src = readableCoverUrl(url)
   })
 }
 
