@@ -1,11 +1,11 @@
 import { ref, watch } from 'vue'
 import type { Ref } from 'vue'
-import { loadCorsImage, readPixels } from '@renderer/services/cover-image'
+import { loadCoverImage, readPixels } from '@renderer/services/cover-image'
 
 /**
  * The page tint of the now-playing screen, taken from the cover: the image is drawn small in a canvas and
  * its pixels averaged, saturated ones counting more (a grey border should not wash out a red cover).
- * The pixels come through main's media scheme (`loadCorsImage`), never from the data source's address;
+ * The pixels come through main's media scheme (`loadCoverImage`), never from the data source's address;
  * when main has no cover to give (or the canvas is tainted and `getImageData` throws), the tint is
  * neutral (`null`).
  */
@@ -71,7 +71,7 @@ function toTint(r: number, g: number, b: number): Tint {
 
 /** Loads the cover at `url` through main's scheme and samples it; `null` on any failure (none, tainted). */
 export async function sampleCover(url: string): Promise<Tint | null> {
-  const image = await loadCorsImage(url)
+  const image = await loadCoverImage(url)
   if (!image) return null
   return readPixels(image, SAMPLE_SIZE, (context) =>
     tintFromPixels(context.getImageData(0, 0, SAMPLE_SIZE, SAMPLE_SIZE).data),
