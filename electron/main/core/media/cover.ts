@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { Readable } from 'node:stream'
+import type { Logger } from '../log'
 import { fetchCover } from '../offline/extras'
 import { COMMON_HEADERS, failure } from './answers'
 
@@ -48,7 +49,7 @@ function coverAnswer(type: string, size: number, body: BodyInit | null): Respons
  * remembered per source and address, and one fetch serves every request for a cover at once; a failure
  * (refused address, not an image, too large, unreachable) is forgotten, so a later request tries again.
  */
-export function createCoverFetcher(deps: CoverFetch) {
+export function createCoverFetcher(deps: CoverFetch & { log?: Logger }) {
   const recent = new Map<string, Promise<CoverBytes | undefined>>()
   return (src: string): Promise<CoverBytes | undefined> => {
     const sourceId = deps.sourceId()
@@ -63,7 +64,8 @@ export function createCoverFetcher(deps: CoverFetch) {
       accept: (type) => FETCHED_TYPES.has(type),
     }).then(
       (cover) => cover,
-      () => {
+      (error: unknown) => {
+        deps.log?.debug('cover not fetched', { source: sourceId, error: String(error) })
         if (recent.get(key) === fetched) recent.delete(key)
         return undefined
       },

@@ -23,7 +23,7 @@ export function createMediaHandler(deps: {
   coverFetch?: CoverFetch
   log?: Logger
 }) {
-  const fetched = deps.coverFetch && createCoverFetcher(deps.coverFetch)
+  const fetched = deps.coverFetch && createCoverFetcher({ ...deps.coverFetch, log: deps.log })
   return async function handleMedia(request: MediaRequest): Promise<Response> {
     const method = request.method.toUpperCase()
     const cover = parseCoverMediaUrl(request.url)
