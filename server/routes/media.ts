@@ -57,8 +57,8 @@ export function mediaRoutes(app: FastifyInstance, ctx: Ctx): void {
     reply.header('Cache-Control', 'public, max-age=86400')
     // No CORS approval: an <img> shows a cover without one, but no web page (any site in a browser on
     // this network, or one reaching 127.0.0.1) may read a cover's pixels, which can be the owner's own
-    // pictures from an imported folder. The now-playing tint and the notification's PNG, which read
-    // pixels through a canvas, fall back to neutral and to main's own fetch.
+    // pictures from an imported folder. The app reads a cover's pixels (the now-playing tint, the
+    // notification's PNG) through main's media scheme, which fetches the cover itself.
     // An imported picture is served only as a raster type a browser cannot run script from; whatever its
     // tag claims (image/svg+xml, text/html) it is otherwise replaced by the generated cover.
     if (image && RASTER_TYPES.has(image.mime.toLowerCase())) {

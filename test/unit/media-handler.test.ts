@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createMediaHandler, createNetworkSource, MediaError, SIGNED_URL_MAX_AGE_MS } from '@main/core/media'
+import { createSourceNet } from '@main/core/net'
+import type { LookupAll } from '@main/core/net'
 import { DataSourceError } from '@shared/errors'
-import { mediaUrl, parseMediaUrl } from '@shared/player/media-url'
+import { coverMediaUrl, mediaUrl, parseMediaUrl } from '@shared/player/media-url'
 import type { MediaRef } from '@shared/player/media-url'
 
 const FILE = Uint8Array.from({ length: 1000 }, (_, i) => i % 251)
@@ -199,5 +201,115 @@ describe('media handler', () => {
     expect(head.status).toBe(200)
     expect(head.body).toBeNull()
     expect(upstream.fetch.mock.calls.at(-1)?.[1]?.method).toBe('HEAD')
+  })
+})
+
+/** A cover server: `/big` is over 2 MiB, `/page` is HTML, `/stream` sends 3 MiB without a length. */
+function coverUpstream() {
+  const asked: string[] = []
+  const SVG = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><rect fill="red"/></svg>')
+  const fetch = vi.fn(async (input: string | URL | Request) => {
+    const url = String(input)
+    asked.push(url)
+    const path = new URL(url).pathname
+    if (path === '/big')
+      return new Response(new Uint8Array(16), {
+        headers: { 'Content-Type': 'image/png', 'Content-Length': String(3 * 1024 * 1024) },
+      })
+    if (path === '/stream') {
+      const chunk = new Uint8Array(64 * 1024)
+      let sent = 0
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          sent += chunk.byteLength
+          controller.enqueue(chunk)
+          if (sent >= 3 * 1024 * 1024) controller.close()
+        },
+      })
+      return new Response(body, { headers: { 'Content-Type': 'image/jpeg' } })
+    }
+    if (path === '/page') return new Response('<p>hi</p>', { headers: { 'Content-Type': 'text/html' } })
+    return new Response(SVG, { headers: { 'Content-Type': 'image/svg+xml; charset=utf-8' } })
+  })
+  return { fetch, asked, SVG }
+}
+
+const noSong = { open: () => Promise.reject(new Error('no song expected')) }
+
+describe('media handler: covers not kept', () => {
+  it('fetches a cover not kept through the source’s fetch and serves it with CORS, once for callers together', async () => {
+    const upstream = coverUpstream()
+    const fetchFor = vi.fn(() => upstream.fetch as typeof fetch)
+    const handle = createMediaHandler({
+      source: noSong,
+      covers: async () => undefined,
+      coverFetch: { sourceId: () => 'builtin', fetchFor },
+    })
+    const address = coverMediaUrl('http://src.test/media/cover/album/1')
+    // The tint and the notification's PNG ask for the song's cover at the same moment.
+    const [first, second] = await Promise.all([handle(new Request(address)), handle(new Request(address))])
+    for (const answer of [first, second]) {
+      expect(answer.status).toBe(200)
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*')
+      expect(answer.headers.get('content-type')).toBe('image/svg+xml')
+      expect(answer.headers.get('content-security-policy')).toContain('sandbox')
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(new Uint8Array(await answer.arrayBuffer())).toEqual(upstream.SVG)
+    }
+    const head = await handle(new Request(address, { method: 'HEAD' }))
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-length')).toBe(String(upstream.SVG.byteLength))
+    expect(upstream.asked).toEqual(['http://src.test/media/cover/album/1'])
+    expect(fetchFor).toHaveBeenCalledWith('builtin')
+  })
+
+  it('remembers only the last 8 covers, each for the source it was fetched for', async () => {
+    const upstream = coverUpstream()
+    let active = 'a'
+    const handle = createMediaHandler({
+      source: noSong,
+      coverFetch: { sourceId: () => active, fetchFor: () => upstream.fetch as typeof fetch },
+    })
+    const cover = (n: number) => coverMediaUrl(`http://src.test/cover/${n}.svg`)
+    for (let n = 1; n <= 9; n++) expect((await handle(new Request(cover(n)))).status).toBe(200)
+    expect(upstream.asked).toHaveLength(9)
+    await handle(new Request(cover(9)))
+    expect(upstream.asked).toHaveLength(9)
+    await handle(new Request(cover(1)))
+    expect(upstream.asked).toHaveLength(10)
+    active = 'b'
+    await handle(new Request(cover(9)))
+    expect(upstream.asked).toHaveLength(11)
+  })
+
+  it('answers 404 for a cover at a refused address, too large or not an image, and tries again later', async () => {
+    const upstream = coverUpstream()
+    const lookup: LookupAll = async (host) => [
+      { address: host === 'nas.test' ? '192.168.1.9' : '93.184.216.34', family: 4 },
+    ]
+    // The source's real guarded fetch: its own host and public addresses only.
+    const net = createSourceNet({
+      policy: () => ({ hosts: ['src.test'] }),
+      lookup,
+      fetch: upstream.fetch as typeof fetch,
+    })
+    const handle = createMediaHandler({
+      source: noSong,
+      covers: async () => undefined,
+      coverFetch: { sourceId: () => 'hostile', fetchFor: net.fetchFor },
+    })
+    const status = async (src: string) => (await handle(new Request(coverMediaUrl(src)))).status
+    expect(await status('http://nas.test/cover.png')).toBe(404)
+    expect(await status('http://192.168.1.9/cover.png')).toBe(404)
+    expect(upstream.asked).toEqual([])
+    expect(await status('http://src.test/big')).toBe(404)
+    expect(await status('http://src.test/stream')).toBe(404)
+    expect(await status('http://src.test/page')).toBe(404)
+    expect(upstream.asked).toHaveLength(3)
+    // A failure is not remembered: the same address is asked again, and a public host's cover is served.
+    expect(await status('http://src.test/page')).toBe(404)
+    expect(upstream.asked).toHaveLength(4)
+    expect(await status('http://cdn.example.com/cover.svg')).toBe(200)
+    net.dispose()
   })
 })

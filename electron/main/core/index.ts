@@ -176,6 +176,8 @@ export function createCore(deps: CoreDeps): Core {
   const media = createMediaHandler({
     source: offline.mediaSource(mediaSource),
     covers: offline.cover,
+    // A cover not kept: fetched now under the active source's policy, for the renderer to read its pixels.
+    coverFetch: { sourceId: () => registry.active().id, fetchFor: net.fetchFor },
     log: log('media'),
   })
 

@@ -1,28 +1,56 @@
+import { coverMediaUrl } from '@shared/player/media-url'
+
 /**
- * Covers as pixels. Covers come from the data source: one served without CORS approval cannot be read
- * (the load fails with `crossOrigin`, or the canvas is tainted), and then these answer `null`.
+ * Covers as pixels. The renderer reads no pixels from a data source's address: a cover's bytes are
+ * fetched from main's media scheme (`cadence-media://cover/?src=`, which Electron lets a page fetch:
+ * `supportFetchAPI`), which answers the copy kept on disk or fetches the cover under the source's policy
+ * (at most 2 MiB of an image type). The bytes are shown from a `blob:` address of the page's own, so the
+ * canvas is not tainted. When main has none (refused, not an image, too large: 404), these answer `null`.
  */
 
-/** An image load that gives up after this long (a stalled cover must not hold anything up). */
+/** A cover read that gives up after this long (a stalled cover must not hold anything up). */
 export const COVER_LOAD_TIMEOUT_MS = 3000
 
-/** Loads `url` as a CORS image; `null` when it fails or takes too long. */
-export function loadCorsImage(url: string): Promise<HTMLImageElement | null> {
+/** Where the bytes of the cover at `url` are read from: main's scheme for a data source's http(s) address. */
+export function readableCoverUrl(url: string): string {
+  return /^https?:\/\//i.test(url) ? coverMediaUrl(url) : url
+}
+
+/** The image at `src` once decoded, or `null` when it cannot be. */
+function decodeImage(src: string): Promise<HTMLImageElement | null> {
   return new Promise((resolve) => {
     const image = new Image()
-    const timer = setTimeout(() => resolve(null), COVER_LOAD_TIMEOUT_MS)
-    image.crossOrigin = 'anonymous'
     image.decoding = 'async'
-    image.onload = () => {
-      clearTimeout(timer)
-      resolve(image)
-    }
-    image.onerror = () => {
-      clearTimeout(timer)
-      resolve(null)
-    }
-    image.src = url
+    image.onload = () => resolve(image)
+    image.onerror = () => resolve(null)
+    image.src = src
   })
+}
+
+async function readCover(url: string): Promise<HTMLImageElement | null> {
+  const answer = await fetch(readableCoverUrl(url))
+  if (!answer.ok) return null
+  const bytes = await answer.blob()
+  if (!bytes.type.startsWith('image/')) return null
+  const local = URL.createObjectURL(bytes)
+  try {
+    return await decodeImage(local)
+  } finally {
+    URL.revokeObjectURL(local)
+  }
+}
+
+/**
+ * The cover at `url` as an image whose pixels the page may read (`readableCoverUrl`, then a `blob:`);
+ * `null` when it fails or takes longer than `COVER_LOAD_TIMEOUT_MS`.
+ */
+export function loadCoverImage(url: string): Promise<HTMLImageElement | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<null>(
+    (resolve) => (timer = setTimeout(() => resolve(null), COVER_LOAD_TIMEOUT_MS)),
+  )
+  const read = readCover(url).catch(() => null)
+  return Promise.race([read, late]).finally(() => clearTimeout(timer))
 }
 
 /** Draws the image into a `size`×`size` canvas and hands the context to `read`; `null` if tainted. */
@@ -50,7 +78,7 @@ export const COVER_PNG_SIZE = 128
 
 /** The cover as a small PNG data URI (any format the browser reads, SVG too); `null` when unreadable. */
 export async function coverPng(url: string): Promise<string | null> {
-  const image = await loadCorsImage(url)
+  const image = await loadCoverImage(url)
   if (!image) return null
   return readPixels(image, COVER_PNG_SIZE, (_context, canvas) => canvas.toDataURL('image/png'))
 }

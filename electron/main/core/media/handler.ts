@@ -1,8 +1,8 @@
 import { parseCoverMediaUrl, parseMediaUrl } from '@shared/player/media-url'
 import type { Logger } from '../log'
-import { coverResponse } from './cover'
+import { coverResponse, createCoverFetcher } from './cover'
 import { COMMON_HEADERS, failure } from './answers'
-import type { CoverSource } from './cover'
+import type { CoverFetch, CoverSource } from './cover'
 import { MediaError } from './source'
 import type { MediaSource } from './source'
 
@@ -13,17 +13,24 @@ export type MediaRequest = Pick<Request, 'url' | 'method' | 'headers'> & { signa
  * The media scheme's handler, without Electron: a request for `cadence-media://song/<source>/<song>?br=`
  * becomes the song's bytes from the `MediaSource` (streamed, with Range), or an HTTP status with a short
  * text saying why (400 a bad address, 405 not GET/HEAD, 404 no such audio, 403 refused, 502 the data
- * source failed). `cadence-media://cover/?src=` is a cover kept on disk (`covers`), or 404. The glue registers it with `protocol.handle`; the end-to-end harness routes the scheme
- * to it the same way.
+ * source failed). `cadence-media://cover/?src=` is a cover kept on disk (`covers`), else fetched now
+ * under the active source's policy (`coverFetch`, at most 2 MiB of an image type), else 404. The glue
+ * registers it with `protocol.handle`; the end-to-end harness routes the scheme to it the same way.
  */
-export function createMediaHandler(deps: { source: MediaSource; covers?: CoverSource; log?: Logger }) {
+export function createMediaHandler(deps: {
+  source: MediaSource
+  covers?: CoverSource
+  coverFetch?: CoverFetch
+  log?: Logger
+}) {
+  const fetched = deps.coverFetch && createCoverFetcher({ ...deps.coverFetch, log: deps.log })
   return async function handleMedia(request: MediaRequest): Promise<Response> {
     const method = request.method.toUpperCase()
     const cover = parseCoverMediaUrl(request.url)
-    if (cover !== undefined && deps.covers) {
+    if (cover !== undefined && (deps.covers || fetched)) {
       if (method !== 'GET' && method !== 'HEAD')
         return failure(405, 'Only GET and HEAD', { Allow: 'GET, HEAD' })
-      return coverResponse(deps.covers, cover, method, request.signal)
+      return coverResponse({ covers: deps.covers, fetched }, cover, method, request.signal)
     }
     const ref = parseMediaUrl(request.url)
     if (!ref) return failure(400, 'Not a song address')

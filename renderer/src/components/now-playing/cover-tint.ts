@@ -1,12 +1,13 @@
 import { ref, watch } from 'vue'
 import type { Ref } from 'vue'
-import { loadCorsImage, readPixels } from '@renderer/services/cover-image'
+import { loadCoverImage, readPixels } from '@renderer/services/cover-image'
 
 /**
  * The page tint of the now-playing screen, taken from the cover: the image is drawn small in a canvas and
  * its pixels averaged, saturated ones counting more (a grey border should not wash out a red cover).
- * Covers come from the data source: one that sends no CORS header cannot be read (the load fails, or
- * the canvas is tainted and `getImageData` throws), and then the tint is neutral (`null`).
+ * The pixels come through main's media scheme (`loadCoverImage`), never from the data source's address;
+ * when main has no cover to give (or the canvas is tainted and `getImageData` throws), the tint is
+ * neutral (`null`).
  */
 
 /** A hue (0–360) and saturation (0–100) for the page; lightness is the theme's business. */
@@ -68,9 +69,9 @@ function toTint(r: number, g: number, b: number): Tint {
   return { hue: Math.round(hueOf(r, g, b)), saturation: Math.round(Math.min(1, saturation) * 70) }
 }
 
-/** Loads `url` as a CORS image and samples it; `null` on any failure (no CORS, tainted, broken). */
+/** Loads the cover at `url` through main's scheme and samples it; `null` on any failure (none, tainted). */
 export async function sampleCover(url: string): Promise<Tint | null> {
-  const image = await loadCorsImage(url)
+  const image = await loadCoverImage(url)
   if (!image) return null
   return readPixels(image, SAMPLE_SIZE, (context) =>
     tintFromPixels(context.getImageData(0, 0, SAMPLE_SIZE, SAMPLE_SIZE).data),
