@@ -27,6 +27,25 @@ import type { HostileSource } from '../support/hostile-slow-source'
 const APP = { senderUrl: 'app://cadence/index.html' }
 const TIMEOUT_MS = 3000
 
+/** A core whose built-in source is `url` (the hostile proxy), with a short timeout, offline states kept. */
+async function startCore(url: string, mediaDir: string, offlineEvents: OfflineState[]): Promise<Core> {
+  const core = createCore({
+    builtinSourceUrl: url,
+    builtinPassphrase: OWNER_PASSPHRASE,
+    store: createMemoryStore(),
+    cipher: createTestCipher(),
+    isTrustedSender: (sender) => sender.startsWith('app://cadence/'),
+    appInfo: { name: 'Cadence', version: '0.0.0-test', platform: 'linux' },
+    timeoutMs: TIMEOUT_MS,
+    mediaDir,
+  })
+  core.events.subscribe((event, payload) => {
+    if (event === 'offline:changed') offlineEvents.push(payload as OfflineState)
+  })
+  await core.start()
+  return core
+}
+
 describe('a slow answer from a hostile data source', () => {
   let dataDir: string
   let mediaDir: string
@@ -61,20 +80,7 @@ describe('a slow answer from a hostile data source', () => {
     mediaDir = await mkdtemp(join(tmpdir(), 'cadence-hostile-slow-media-'))
     server = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir, port: 0, demo: 40 })
     hostile = await startHostileSource(server.url)
-    core = createCore({
-      builtinSourceUrl: hostile.url,
-      builtinPassphrase: OWNER_PASSPHRASE,
-      store: createMemoryStore(),
-      cipher: createTestCipher(),
-      isTrustedSender: (url) => url.startsWith('app://cadence/'),
-      appInfo: { name: 'Cadence', version: '0.0.0-test', platform: 'linux' },
-      timeoutMs: TIMEOUT_MS,
-      mediaDir,
-    })
-    core.events.subscribe((event, payload) => {
-      if (event === 'offline:changed') offlineEvents.push(payload as OfflineState)
-    })
-    await core.start()
+    core = await startCore(hostile.url, mediaDir, offlineEvents)
     const recommended = await value<Song[]>('catalog:recommend-songs', { limit: 20 })
     songs = recommended.filter((song) => song.privilege?.playable !== false)
     expect(songs.length).toBeGreaterThanOrEqual(7)
@@ -163,20 +169,7 @@ describe('a data source whose port is closed', () => {
     mediaDir = await mkdtemp(join(tmpdir(), 'cadence-hostile-closed-media-'))
     server = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir, port: 0, demo: 20 })
     hostile = await startHostileSource(server.url)
-    core = createCore({
-      builtinSourceUrl: hostile.url,
-      builtinPassphrase: OWNER_PASSPHRASE,
-      store: createMemoryStore(),
-      cipher: createTestCipher(),
-      isTrustedSender: (url) => url.startsWith('app://cadence/'),
-      appInfo: { name: 'Cadence', version: '0.0.0-test', platform: 'linux' },
-      timeoutMs: TIMEOUT_MS,
-      mediaDir,
-    })
-    core.events.subscribe((event, payload) => {
-      if (event === 'offline:changed') offlineEvents.push(payload as OfflineState)
-    })
-    await core.start()
+    core = await startCore(hostile.url, mediaDir, offlineEvents)
   })
   afterAll(async () => {
     core?.dispose()

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createCore, createMemoryStore } from '@main/core'
-import type { BuiltinLaunch } from '@main/core'
+import type { BuiltinLaunch, ConfirmPort } from '@main/core'
 import { startDataSource, type DataSourceHandle } from '@server/index'
 import type { IpcResult, PhoneAccess } from '@shared/ipc/contract'
 import { RENEW_PASSPHRASE_REQUEST } from '@main/core/sources/handlers'
@@ -224,6 +224,41 @@ describe('the built-in source after its process exits (item 7d)', () => {
   })
 })
 
+/**
+ * A core whose built-in source is a real reference server started in this process, as the glue's utility
+ * process would be (host, port, passphrase, nonce, --require-login), the network's address 127.0.0.2, and
+ * `confirm` answering main's dialogs. Stopped and removed by `cleanups`.
+ */
+function coreWithBuiltin(cleanups: Array<() => unknown>, prefix: string, confirm: ConfirmPort) {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix))
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+  const launches: BuiltinLaunch[] = []
+  const core = createCore({
+    store: createMemoryStore(),
+    cipher: createTestCipher(),
+    isTrustedSender: (url) => url.startsWith('app://cadence/'),
+    appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
+    spawnBuiltin: async (launch) => {
+      launches.push(launch)
+      const handle = await startDataSource({
+        dataDir,
+        host: launch.host,
+        port: launch.port,
+        ownerPassphrase: launch.passphrase,
+        instanceNonce: launch.nonce,
+        requireLogin: launch.requireLogin,
+        demo: 5,
+      })
+      return { url: handle.url, stop: () => handle.close() }
+    },
+    networkAddresses: () => ['127.0.0.2'],
+    confirm,
+  })
+  cleanups.push(() => core.dispose())
+  cleanups.push(() => core.builtin.stop())
+  return { core, launches }
+}
+
 describe('the built-in source open to the network (item 7c)', () => {
   const cleanups: Array<() => unknown> = []
   afterEach(async () => {
@@ -232,32 +267,7 @@ describe('the built-in source open to the network (item 7c)', () => {
   const APP = { senderUrl: 'app://cadence/index.html' }
 
   it('lists, searches and streams nothing for a stranger without a login, while the app browses and plays', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'cadence-hostile-network-'))
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
-    const launches: BuiltinLaunch[] = []
-    const core = createCore({
-      store: createMemoryStore(),
-      cipher: createTestCipher(),
-      isTrustedSender: (url) => url.startsWith('app://cadence/'),
-      appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
-      spawnBuiltin: async (launch) => {
-        launches.push(launch)
-        const handle = await startDataSource({
-          dataDir,
-          host: launch.host,
-          port: launch.port,
-          ownerPassphrase: launch.passphrase,
-          instanceNonce: launch.nonce,
-          requireLogin: launch.requireLogin,
-          demo: 5,
-        })
-        return { url: handle.url, stop: () => handle.close() }
-      },
-      networkAddresses: () => ['127.0.0.2'],
-      confirm: async () => true,
-    })
-    cleanups.push(() => core.dispose())
-    cleanups.push(() => core.builtin.stop())
+    const { core, launches } = coreWithBuiltin(cleanups, 'cadence-hostile-network-', async () => true)
     await core.builtin.start()
     expect(await core.start()).toMatchObject({ status: 'signed-in' })
     // On loopback anyone on this computer browses, as the spec allows; a media URL handed out so says so.
@@ -325,34 +335,13 @@ describe('the phone passphrase (item 7b)', () => {
   const APP = { senderUrl: 'app://cadence/index.html' }
 
   it('is answered only to a call made for "Show", never in events, and renewed after main asks: the old one and remembered phones stop working', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'cadence-hostile-renew-'))
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
-    const launches: BuiltinLaunch[] = []
     const answers: boolean[] = []
     const asked: string[] = []
-    const core = createCore({
-      store: createMemoryStore(),
-      cipher: createTestCipher(),
-      isTrustedSender: (url) => url.startsWith('app://cadence/'),
-      appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
-      spawnBuiltin: async (launch) => {
-        launches.push(launch)
-        const handle = await startDataSource({
-          dataDir,
-          host: launch.host,
-          port: launch.port,
-          ownerPassphrase: launch.passphrase,
-          instanceNonce: launch.nonce,
-          requireLogin: launch.requireLogin,
-          demo: 5,
-        })
-        return { url: handle.url, stop: () => handle.close() }
-      },
-      networkAddresses: () => ['127.0.0.2'],
-      confirm: async (request) => (asked.push(request.title), answers.shift() ?? false),
-    })
-    cleanups.push(() => core.dispose())
-    cleanups.push(() => core.builtin.stop())
+    const { core, launches } = coreWithBuiltin(
+      cleanups,
+      'cadence-hostile-renew-',
+      async (request) => (asked.push(request.title), answers.shift() ?? false),
+    )
     const pushed: string[] = []
     core.events.subscribe((event, payload) => void pushed.push(`${event} ${JSON.stringify(payload)}`))
     const call = async <T>(channel: string, args?: unknown): Promise<T> => {
