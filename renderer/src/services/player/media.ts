@@ -189,7 +189,8 @@ function connectMain(player: MediaPlayer): () => void {
       const song = player.current
       if (!playing || id === undefined || !song || String(id) === announced) return
       announced = String(id)
-      void announce(song)
+      // Drawing the cover takes a moment (main fetches it): a song no longer playing by then is not announced.
+      void announce(song, () => announced === String(id) && player.current?.id === id)
     },
   )
   return () => {
@@ -199,9 +200,10 @@ function connectMain(player: MediaPlayer): () => void {
 }
 
 /** Tells main about a new song, with its cover drawn as a PNG when it can be read (SVG covers too). */
-async function announce(song: Song) {
+async function announce(song: Song, stillPlaying: () => boolean) {
   const info = trackInfo(song)
   const image = info.cover ? await coverPng(info.cover) : null
+  if (!stillPlaying()) return
   invoke('notify:track-changed', image ? { ...info, coverImage: image } : info).catch(() => undefined)
 }
 
