@@ -15,10 +15,10 @@ import type { CacheFs, CacheKey, CachedFile, FreeSpaceProbe, MediaLimits } from 
 import { mediaUrl as schemeUrl } from '@shared/player/media-url'
 import type { MediaSource } from '../media'
 import { MediaCacheError } from '../media-cache'
-import { createCachedSource } from './cached-source'
+import { createCachedSource } from '../media/cached-source'
 import { createExtrasStore } from './extras'
 import { createOfflineMonitor, isUnreachable } from './monitor'
-import { createPlayedCopies } from './played-copies'
+import { createPlayedCopies } from '../media/played-copies'
 import { lateFetch } from '../ports'
 import type { SourceFetch } from '../net'
 

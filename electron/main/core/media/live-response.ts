@@ -1,5 +1,5 @@
 import type { MediaRef } from '@shared/player/media-url'
-import type { MediaOpenRequest, MediaSource } from '../media'
+import type { MediaOpenRequest, MediaSource } from './source'
 import { contentRange } from '../media-cache'
 import type { LiveFill } from '../media-cache'
 import type { Timers } from '../ports'

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { Readable } from 'node:stream'
-import type { MediaOpenRequest } from '../media'
+import type { MediaOpenRequest } from './source'
 import type { CachedFile } from '../media-cache'
 
 export type Span = { start: number; end: number }

@@ -1,7 +1,7 @@
 import type { Song } from '@shared/api/models'
 import type { MediaRef } from '@shared/player/media-url'
 import type { Logger } from '../log'
-import { SIGNED_URL_MAX_AGE_MS } from '../media'
+import { SIGNED_URL_MAX_AGE_MS } from './network'
 import type { CacheKey, LiveFill, MediaCache } from '../media-cache'
 import { keyString, MediaCacheError } from '../media-cache'
 import type { Timers } from '../ports'
