@@ -20,6 +20,7 @@ import { availableOffline, createOfflineHandlers, removeDownloads } from './hand
 import { createOfflineMonitor, isUnreachable } from './monitor'
 import { createDiskResolver } from './resolve'
 import { createPlayedCopies } from '../media/played-copies'
+import { playableUrl } from '../media/song-url'
 import { lateFetch } from '../ports'
 import type { SourceFetch } from '../net'
 
@@ -120,13 +121,11 @@ export function createOffline(deps: OfflineDeps) {
         throw error
       }
       monitor.answered()
-      const meta = song.meta
-      if (song.privilege?.playable === false || !meta?.url) {
-        return { playable: false, reason: song.privilege?.reason }
-      }
+      const url = playableUrl(song)
+      if (!url) return { playable: false, reason: song.privilege?.reason }
       return {
         playable: true,
-        origin: { url: meta.url, size: meta.size, md5: meta.md5 },
+        origin: { url, size: song.meta?.size, md5: song.meta?.md5 },
         keep: () => extras.keep(key, song),
       }
     },
