@@ -1,4 +1,5 @@
 import type { Logger } from '../log'
+import { debouncedWrite } from '../debounced'
 import type { Timers } from '../ports'
 import type { CacheEntry } from './cache-index'
 import { saveIndex } from './cache-index'
@@ -16,14 +17,9 @@ export function createIndexSaver(deps: {
   delayMs: number
   log: Logger
 }) {
-  let saveTimer: unknown
   let saving: Promise<void> = Promise.resolve()
   let closed = false
 
-  const cancel = () => {
-    if (saveTimer !== undefined) deps.timers.clearTimeout(saveTimer)
-    saveTimer = undefined
-  }
   const write = () => {
     saving = saving.then(() =>
       saveIndex(deps.fs, deps.dir, deps.entries()).catch((error: unknown) => {
@@ -34,28 +30,22 @@ export function createIndexSaver(deps: {
     )
     return saving
   }
+  const later = debouncedWrite(write, deps.delayMs, deps.timers)
 
   return {
     /** Saves the index soon. */
     schedule() {
-      if (saveTimer !== undefined || closed) return
-      saveTimer = deps.timers.setTimeout(() => {
-        saveTimer = undefined
-        void write()
-      }, deps.delayMs)
+      if (!closed) later.schedule()
     },
     /** Saves it now. */
     write,
     /** Saves it now in place of a scheduled save. */
-    flush() {
-      cancel()
-      return write()
-    },
+    flush: later.flush,
     /** After `close()`: nothing is written any more. */
     closed: () => closed,
     /** Saves it one last time and stops saving it. */
     async close() {
-      cancel()
+      later.cancel()
       if (!closed) await write()
       closed = true
       await saving

@@ -21,6 +21,7 @@ import { createOfflineMonitor, isUnreachable } from './monitor'
 import { createDiskResolver } from './resolve'
 import { createPlayedCopies } from '../media/played-copies'
 import { playableUrl } from '../media/song-url'
+import { debouncedWrite } from '../debounced'
 import { lateFetch } from '../ports'
 import type { SourceFetch } from '../net'
 
@@ -87,14 +88,12 @@ export function createOffline(deps: OfflineDeps) {
   })
   const extras = createExtrasStore({ fs, dir, fetch: lateFetch(deps.fetch), fetchFor: deps.fetchFor })
 
-  let availabilityTimer: unknown
-  const availabilityChanged = () => {
-    if (availabilityTimer !== undefined) return
-    availabilityTimer = deps.timers.setTimeout(() => {
-      availabilityTimer = undefined
-      deps.events.emit('media:available-changed', available())
-    }, 300)
-  }
+  const availability = debouncedWrite(
+    () => deps.events.emit('media:available-changed', available()),
+    300,
+    deps.timers,
+  )
+  const availabilityChanged = availability.schedule
 
   const monitor = createOfflineMonitor({
     probe: deps.probe,
@@ -230,7 +229,7 @@ export function createOffline(deps: OfflineDeps) {
       monitor.dispose()
       downloads.dispose()
       copies.dispose()
-      if (availabilityTimer !== undefined) deps.timers.clearTimeout(availabilityTimer)
+      availability.cancel()
       deps.timers.clearTimeout(sweepTimer)
       await cache.close()
       // A folder of our own under the OS temp dir (tests, the e2e harness) goes with the core.
