@@ -1,34 +1,20 @@
 import { createReadStream } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
+import { contentRangeHeader, parseRange as parseByteRange, unsatisfiedRangeHeader } from '@shared/http/range'
+import type { ByteSpan } from '@shared/http/range'
 import { LOGIN_REQUIRED, sendFailure } from '../envelope'
 import type { Ctx } from '../context'
 import { coverSvg } from '../covers'
 import { statement } from '../db/sqlite'
 import { SignInToMakeAudio } from '../audio/store'
 
-type Range = { start: number; end: number } | 'none' | 'unsatisfiable'
+type Range = ByteSpan | 'none' | 'unsatisfiable'
 
-/** Parses a single `bytes=` range; multiple ranges are answered with the whole file. */
+/** Parses a single `bytes=` range; multiple ranges are answered with the whole file, a malformed one 416. */
 export function parseRange(header: string | undefined, size: number): Range {
-  if (!header) return 'none'
-  const m = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/.exec(header)
-  if (!m) return header.startsWith('bytes=') && header.includes(',') ? 'none' : 'unsatisfiable'
-  const [, a, b] = m
-  if (a === '' && b === '') return 'unsatisfiable'
-  let start: number
-  let end: number
-  if (a === '') {
-    const suffix = Number(b)
-    if (suffix === 0) return 'unsatisfiable'
-    start = Math.max(0, size - suffix)
-    end = size - 1
-  } else {
-    start = Number(a)
-    end = b === '' ? size - 1 : Math.min(Number(b), size - 1)
-    if (b !== '' && Number(b) < start) return 'unsatisfiable'
-  }
-  if (start >= size || size === 0) return 'unsatisfiable'
-  return { start, end }
+  const range = parseByteRange(header, size)
+  if (range === 'whole') return 'none'
+  return range === 'malformed' ? 'unsatisfiable' : range
 }
 
 const RASTER_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif'])
@@ -109,7 +95,7 @@ export function mediaRoutes(app: FastifyInstance, ctx: Ctx): void {
     reply.header('Cache-Control', 'private, max-age=3600')
     reply.type(file.mime)
     if (range === 'unsatisfiable') {
-      reply.header('Content-Range', `bytes */${file.size}`)
+      reply.header('Content-Range', unsatisfiedRangeHeader(file.size))
       return sendFailure(reply, 416, 'The requested byte range is not satisfiable.')
     }
     // A play counts once per signed URL (one listening session), however many range requests it takes.
@@ -119,7 +105,7 @@ export function mediaRoutes(app: FastifyInstance, ctx: Ctx): void {
       return reply.send(req.method === 'HEAD' ? '' : createReadStream(file.path))
     }
     reply.code(206)
-    reply.header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
+    reply.header('Content-Range', contentRangeHeader(range, file.size))
     reply.header('Content-Length', range.end - range.start + 1)
     return reply.send(
       req.method === 'HEAD' ? '' : createReadStream(file.path, { start: range.start, end: range.end }),

@@ -4,7 +4,7 @@ import type { Id } from '../api/models'
 import type { Album, Artist, LikeResult, Playlist, SearchResult, Song } from '../api/models'
 import { settingsPatchSchema } from '../settings-schema'
 import type { Settings } from '../settings'
-import { PLAYLIST_SORTS, SEARCH_KEYWORDS_MAX } from './contract'
+import { PLAYLIST_SORTS, SEARCH_KEYWORDS_MAX } from './models'
 import type {
   DownloadsPage,
   DownloadsSummary,
@@ -29,11 +29,10 @@ import type {
   PlaylistHead,
   PlaylistRows,
   WindowMode,
-  PlayerSession,
   QrEvent,
   SourceList,
   UpdateState,
-} from './contract'
+} from './models'
 
 /**
  * The argument schema of every invoke channel in `./contract`, parsed by main's router. Main only: the
@@ -153,7 +152,7 @@ export const invokeChannels = {
   ),
   'player:report-state': channel<void>().args(playerStateSchema),
   'player:save-session': channel<void>().args(playerSessionSchema),
-  'player:load-session': channel<PlayerSession | null>().args(none),
+  'player:load-session': channel<z.infer<typeof playerSessionSchema> | null>().args(none),
 
   'auth:status': channel<AuthState>().args(none),
   'auth:start-qr': channel<void>().args(none),

@@ -7,8 +7,8 @@ import {
   fileResponse,
   NOT_OFFLINE_MEDIA,
   parseRange,
-} from '@main/core/offline/cached-source'
-import { READ_AT_ONCE_BYTES } from '@main/core/offline/file-response'
+} from '@main/core/media/cached-source'
+import { READ_AT_ONCE_BYTES } from '@main/core/media/file-response'
 import { MediaError } from '@main/core/media'
 import type { CacheKey, CachedFile } from '@main/core/media-cache'
 import { silentLogger } from '@main/core/log'

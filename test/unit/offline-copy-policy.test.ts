@@ -5,8 +5,8 @@ import {
   LEFT_GRACE_MS,
   nearlyDone,
   planCopies,
-} from '@main/core/offline/copy-policy'
-import type { CopyView } from '@main/core/offline/copy-policy'
+} from '@main/core/media/copy-policy'
+import type { CopyView } from '@main/core/media/copy-policy'
 
 const MB = 1024 * 1024
 const NOW = 100_000

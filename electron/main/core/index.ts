@@ -14,11 +14,10 @@ import type { Handlers } from './ipc/router'
 import { silentLogger } from './log'
 import { keepLikesInStep, wireLikes } from './likes/wire'
 import { createListen } from './listen'
-import { createMediaHandler, createNetworkSource, MediaError } from './media'
+import { wireMedia } from './media/wire'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
 import { createQuitSave } from './player/quit'
 import { offlineAware, wireOffline } from './offline/wire'
-import { mediaUrl } from '@shared/player/media-url'
 import { noWindows, realTimers, refuseAll } from './ports'
 import { createSourceNet, sourceHosts } from './net'
 import { createSettingsHandlers } from './settings/handlers'
@@ -160,24 +159,14 @@ export function createCore(deps: CoreDeps): Core {
   })
 
   // The media scheme: main resolves (and re-resolves) the signed URL and streams it to the renderer.
-  const mediaSource = createNetworkSource({
+  const { media, resolved } = wireMedia({
+    call,
+    userId: () => auth.userId(),
     fetchFor: net.fetchFor,
-    resolve: (ref) =>
-      call(async (api, sourceId) => {
-        if (sourceId !== ref.sourceId)
-          throw new MediaError(404, 'That data source is no longer the active one')
-        const song = await api.songDetail(ref.songId, auth.userId(), ref.br)
-        const url = song.privilege?.playable === false ? undefined : song.meta?.url
-        if (!url)
-          throw new MediaError(404, song.privilege?.reason || 'The data source has no audio for this song')
-        return url
-      }),
-  })
-  const media = createMediaHandler({
-    source: offline.mediaSource(mediaSource),
+    activeSourceId: () => registry.active().id,
+    cached: offline.mediaSource,
     covers: offline.cover,
-    // A cover not kept: fetched now under the active source's policy, for the renderer to read its pixels.
-    coverFetch: { sourceId: () => registry.active().id, fetchFor: net.fetchFor },
+    rememberCopy: offline.rememberResolved,
     log: log('media'),
   })
 
@@ -221,12 +210,7 @@ export function createCore(deps: CoreDeps): Core {
       offline.playing(state.song ? String(state.song.id) : undefined)
     },
     onSessionSaved: () => quitSave.saved(),
-    mediaUrl: (ref, signedUrl, song) => {
-      mediaSource.remember(ref, signedUrl)
-      // The song's copy into the cache, which the player is about to read, needs no /song/detail either.
-      offline.rememberResolved(ref, signedUrl, song)
-      return mediaUrl(ref)
-    },
+    mediaUrl: resolved,
   })
 
   const handlers: Handlers = {

@@ -1,5 +1,6 @@
 import { CadenceError } from '@shared/errors'
 import type { CollectionSong, DownloadRow, DownloadsPage, DownloadsSummary } from '@shared/ipc/contract'
+import { debouncedWrite } from '../debounced'
 import type { CacheKey } from '../media-cache'
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, MAX_ATTEMPTS, NotAvailable, backoffMs, judge } from './retry'
 import type { Verdict } from './retry'
@@ -46,33 +47,20 @@ export function createDownloads(deps: DownloadsDeps) {
   /** Paused by a full disk (not by the user): what stops leaves nothing behind. */
   let diskFull = false
   let message = loaded.message
-  let saveTimer: unknown
-  const save = () => {
-    if (saveTimer !== undefined) return
-    saveTimer = deps.timers.setTimeout(() => {
-      saveTimer = undefined
-      flush()
-    }, SAVE_DELAY_MS)
-  }
-  const flush = () => {
-    if (saveTimer !== undefined) {
-      deps.timers.clearTimeout(saveTimer)
-      saveTimer = undefined
-    }
-    const out = savedQueue(paused, message, items.values())
-    deps.store.set(DOWNLOADS_KEY, out)
-  }
+  const saved = debouncedWrite(
+    () => deps.store.set(DOWNLOADS_KEY, savedQueue(paused, message, items.values())),
+    SAVE_DELAY_MS,
+    deps.timers,
+  )
+  const save = saved.schedule
+  const flush = saved.flush
 
   // ---- change notices ----
-  let emitTimer: unknown
+  const notice = debouncedWrite(() => deps.onChange(summary()), EMIT_DELAY_MS, deps.timers)
   const changed = (persist = true) => {
     revision++
     if (persist) save()
-    if (emitTimer !== undefined) return
-    emitTimer = deps.timers.setTimeout(() => {
-      emitTimer = undefined
-      deps.onChange(summary())
-    }, EMIT_DELAY_MS)
+    notice.schedule()
   }
 
   const summary = (): DownloadsSummary => summarize(items, paused, message, revision)
@@ -408,7 +396,7 @@ export function createDownloads(deps: DownloadsDeps) {
     dispose() {
       for (const controller of running.values()) controller.abort()
       for (const timer of retryTimers.values()) deps.timers.clearTimeout(timer)
-      if (emitTimer !== undefined) deps.timers.clearTimeout(emitTimer)
+      notice.cancel()
       flush()
     },
   }

@@ -1,14 +1,16 @@
 import { silentLogger } from '../log'
 import { lateFetch, realTimers } from '../ports'
 import type { CacheEntry, CacheKey } from './cache-index'
-import { fileNameFor, keyString, loadIndex, saveIndex } from './cache-index'
+import { fileNameFor, keyString, loadIndex } from './cache-index'
+import { bestFile } from './best-file'
 import { errorCode, realCacheFs } from './fs-port'
 import type { CacheUsage, CachedFile, FillOptions, MediaCacheOptions, MediaOrigin } from './cache-types'
-import { MediaCacheError } from './cache-types'
 import { md5Of } from './file-io'
 import { fetchInto } from './fetch-into'
 import type { FetchIntoDeps } from './fetch-into'
-import { LiveFill } from './live-fill'
+import { createFetchJobs } from './fetch-jobs'
+import { createIndexSaver } from './index-saver'
+import type { LiveFill } from './live-fill'
 import { DEFAULT_MEDIA_LIMITS, realFreeSpace } from './limits'
 import { discardPartial, partialPath, prunePartials } from './partial'
 
@@ -21,9 +23,6 @@ export type {
   MediaCacheOptions,
   MediaOrigin,
 } from './cache-types'
-
-/** How many times a file that fails its size or md5 check is fetched before giving up. */
-const FETCH_ATTEMPTS = 2
 
 /**
  * The on-disk cache of played songs and downloads, owned by main. Files are keyed by data source, song and
@@ -90,27 +89,15 @@ export function createMediaCache(options: MediaCacheOptions) {
   )
 
   // ---- the index on disk ----
-  let saveTimer: unknown
-  let saving: Promise<void> = Promise.resolve()
-  /** After `close()`: nothing is written any more (the folder may be about to go). */
-  let closed = false
-  const scheduleSave = () => {
-    if (saveTimer !== undefined || closed) return
-    saveTimer = timers.setTimeout(() => {
-      saveTimer = undefined
-      void writeIndex()
-    }, saveDelay)
-  }
-  const writeIndex = () => {
-    saving = saving.then(() =>
-      saveIndex(fs, dir, entries.values()).catch((error: unknown) => {
-        // Disk full or the folder unwritable: the files are still checked on every read, so a stale
-        // index costs nothing but a rebuild.
-        log.warn('could not save the media cache index', { error: String(error) })
-      }),
-    )
-    return saving
-  }
+  const saver = createIndexSaver({
+    fs,
+    dir,
+    entries: () => entries.values(),
+    timers,
+    delayMs: saveDelay,
+    log,
+  })
+  const scheduleSave = saver.schedule
 
   const pathOf = (entry: CacheEntry) => `${dir}/${entry.file}`
 
@@ -210,7 +197,7 @@ export function createMediaCache(options: MediaCacheOptions) {
     maxBytes: () => options.maxBytes(),
     limits,
     freeSpace: () => freeSpace(dir),
-    closed: () => closed,
+    closed: saver.closed,
     pinned: (k) => pinWhenDone.has(k) || Boolean(entries.get(k)?.pinned),
     evictTo,
     async diskFull() {
@@ -225,81 +212,21 @@ export function createMediaCache(options: MediaCacheOptions) {
     },
   }
 
-  /** One fetch of one song, however many ask for it; `live` is what readers see while it arrives. */
-  interface Job {
-    key: CacheKey
-    live: LiveFill
-    done: Promise<CachedFile>
-    /** Aborts the fetch (`abandon`: a played song nobody listens to). */
-    stop: AbortController
-    /** Bytes it will add to the played songs: its whole size once known, 0 for a download or when over. */
-    fetching: () => number
-  }
-  const jobs = new Map<string, Job>()
   const isDownload = (k: string) => pinWhenDone.has(k) || Boolean(entries.get(k)?.pinned)
-
-  /** Bytes of the played songs being fetched but `except`'s. */
-  const fetchingBytes = (except?: string) => {
-    let sum = 0
-    for (const [k, job] of jobs) if (k !== except) sum += job.fetching()
-    return sum
-  }
-
-  const startJob = (
-    key: CacheKey,
-    origin: () => Promise<MediaOrigin>,
-    fillOptions: FillOptions,
-    abandoned?: Job,
-  ): Job => {
-    const k = keyString(key)
-    const path = `${dir}/${fileNameFor(key)}`
-    const live = new LiveFill(fs, partialPath(path), path)
-    const stop = new AbortController()
-    const signal = fillOptions.signal ? AbortSignal.any([fillOptions.signal, stop.signal]) : stop.signal
-    const options: FillOptions = { ...fillOptions, signal }
-    let size: number | undefined
-    const done = (async () => {
-      await ready
-      // An abandoned fetch of the same song deletes its partial file as it stops: not this one's.
-      await abandoned?.done.catch(() => undefined)
-      const cached = await lookup(key, { touch: !fillOptions.pin })
-      if (cached) {
-        live.finish(cached.entry.size, cached.entry.contentType)
-        return cached
-      }
-      let lastError: unknown
-      for (let attempt = 1; attempt <= FETCH_ATTEMPTS; attempt++) {
-        try {
-          const from = await origin()
-          if (stop.signal.aborted) throw new MediaCacheError('cancelled', 'Nobody listens to it any more')
-          size = from.size
-          return await fetchOnce(key, from, options, live)
-        } catch (error) {
-          lastError = error
-          if (!(error instanceof MediaCacheError) || error.reason !== 'corrupt') throw error
-          log.warn('a fetched file failed its check; fetching again', { songId: key.songId, attempt })
-          live.restart()
-        }
-      }
-      throw lastError
-    })()
-      .catch((error: unknown) => {
-        live.fail()
-        throw error
-      })
-      .finally(() => {
-        if (jobs.get(k) !== job) return // abandoned, and the song asked for again meanwhile
-        jobs.delete(k)
-        pinWhenDone.delete(k)
-      })
-    // Whoever started it may not wait for it (a played song's copy): no unhandled rejection.
-    done.catch(() => undefined)
-    const fetching = () =>
-      live.state === 'running' && !isDownload(k) ? (live.total ?? size ?? live.received) : 0
-    const job: Job = { key, live, done, stop, fetching }
-    jobs.set(k, job)
-    return job
-  }
+  const {
+    jobs,
+    start: startJob,
+    fetchingBytes,
+  } = createFetchJobs({
+    fs,
+    dir,
+    ready,
+    lookup,
+    fetchOnce,
+    isDownload,
+    ended: (k) => pinWhenDone.delete(k),
+    log,
+  })
 
   /**
    * The song's file, from the cache or fetched into it. `origin` is asked for each attempt (a signed URL
@@ -379,18 +306,8 @@ export function createMediaCache(options: MediaCacheOptions) {
      * The indexed file to play for a song: the asked bitrate, else a download at any bitrate (the
      * highest), else, when `anyBitrate` (offline), any cached one. No disk check: `lookup` it.
      */
-    bestFor(key: CacheKey, { anyBitrate = false } = {}): CacheEntry | undefined {
-      const exact = entries.get(keyString(key))
-      if (exact) return exact
-      let best: CacheEntry | undefined
-      for (const e of entries.values()) {
-        if (e.songId !== key.songId || e.sourceId !== key.sourceId) continue
-        if (!e.pinned && !anyBitrate) continue
-        if (!best || (e.pinned && !best.pinned) || (e.pinned === best.pinned && e.bitrate > best.bitrate))
-          best = e
-      }
-      return best
-    },
+    bestFor: (key: CacheKey, options: { anyBitrate?: boolean } = {}): CacheEntry | undefined =>
+      bestFile(entries, key, options),
     entries: () => entries.values(),
     usage,
     /** Marks a cached file as a download (never evicted) or back as a played song. */
@@ -412,7 +329,7 @@ export function createMediaCache(options: MediaCacheOptions) {
     async clear(): Promise<CacheUsage> {
       await ready
       for (const [k, e] of [...entries]) if (!e.pinned) await removeEntry(k, e)
-      await writeIndex()
+      await saver.write()
       return usage()
     },
     /** Applies a lowered cap at once. */
@@ -423,20 +340,12 @@ export function createMediaCache(options: MediaCacheOptions) {
     /** Writes the index one last time and stops writing it (the app quits, the core is disposed). */
     async close(): Promise<void> {
       await ready
-      if (saveTimer !== undefined) timers.clearTimeout(saveTimer)
-      saveTimer = undefined
-      if (!closed) await writeIndex()
-      closed = true
-      await saving
+      await saver.close()
     },
     /** Writes the index now (before quitting, and in tests). */
     async flush(): Promise<void> {
       await ready
-      if (saveTimer !== undefined) {
-        timers.clearTimeout(saveTimer)
-        saveTimer = undefined
-      }
-      await writeIndex()
+      await saver.flush()
     },
   }
 }

@@ -1,3 +1,4 @@
+import { parseContentRange, rangeHeader } from '@shared/http/range'
 import type { Logger } from '../log'
 import type { Timers } from '../ports'
 import { BlockedAddressError } from '../net'
@@ -233,7 +234,7 @@ function deadlines(o: TransferOptions, bytes: number): Deadlines {
 async function request(o: TransferOptions, from: number, validator: Validator | undefined, guard: Deadlines) {
   const headers: Record<string, string> = {}
   if (from > 0) {
-    headers.Range = `bytes=${from}-`
+    headers.Range = rangeHeader(from)
     const condition = ifRange(validator)
     if (condition) headers['If-Range'] = condition
   }
@@ -327,11 +328,11 @@ async function cancel(response: Response) {
   await response.body?.cancel().catch(() => undefined)
 }
 
-/** `bytes <start>-<end>/<total>` */
+/** An answer's `Content-Range`: where its bytes start and the whole file's size. */
 export function contentRange(header: string | null): { start: number; total?: number } | undefined {
-  const match = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(header?.trim() ?? '')
-  if (!match) return undefined
-  return { start: Number(match[1]), total: match[3] === '*' ? undefined : Number(match[3]) }
+  const range = parseContentRange(header)
+  if (range?.start === undefined) return undefined
+  return { start: range.start, total: range.total }
 }
 
 /** The whole file's size from an answer: a 206's `Content-Range`, a 200's `Content-Length`. */

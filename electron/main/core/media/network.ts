@@ -5,9 +5,10 @@ import type { MediaOpenRequest, MediaSource } from './source'
 import { lateFetch } from '../ports'
 import { BlockedAddressError } from '../net'
 import type { SourceFetch } from '../net'
+import { createUrlCache, refKey } from './song-url'
+import type { KnownUrl } from './song-url'
 
-/** A signed URL older than this is resolved again before use (the renderer's old rule, now main's). */
-export const SIGNED_URL_MAX_AGE_MS = 4 * 60_000
+export { SIGNED_URL_MAX_AGE_MS } from './song-url'
 
 /** Headers of the upstream answer the renderer may see; nothing else (no cookies, no server details). */
 const PASSED_HEADERS = [
@@ -36,8 +37,6 @@ export type NetworkSource = MediaSource & {
   remember(ref: MediaRef, url: string): void
 }
 
-const keyOf = (ref: MediaRef) => `${ref.sourceId}\n${ref.songId}\n${ref.br}`
-
 /**
  * Streams a song from its signed URL: the renderer's Range goes upstream as is, the body is passed through
  * without buffering, and an expired URL (401, 403, 410) is resolved once more and asked again, so the
@@ -47,25 +46,16 @@ export function createNetworkSource(deps: NetworkSourceDeps): NetworkSource {
   const fetchImpl = lateFetch(deps.fetch)
   const fetchFor = deps.fetchFor ?? (() => fetchImpl)
   const now = deps.now ?? Date.now
-  const urls = new Map<string, { url: string; at: number }>()
-  const inflight = new Map<string, Promise<string>>()
+  const urls = createUrlCache<KnownUrl>({ now })
 
   function signedUrl(ref: MediaRef, fresh: boolean): Promise<string> {
-    const key = keyOf(ref)
-    const known = urls.get(key)
-    if (!fresh && known && now() - known.at < SIGNED_URL_MAX_AGE_MS) return Promise.resolve(known.url)
-    const pending = inflight.get(key)
-    if (pending) return pending
+    const key = refKey(ref)
+    const known = fresh ? undefined : urls.get(key)
+    if (known) return Promise.resolve(known.url)
     const at = now()
-    const request = deps
-      .resolve(ref)
-      .then((url) => {
-        urls.set(key, { url, at })
-        return url
-      }, rethrowAsMediaError)
-      .finally(() => inflight.delete(key))
-    inflight.set(key, request)
-    return request
+    return urls
+      .resolve(key, () => deps.resolve(ref).then((url) => ({ url, at }), rethrowAsMediaError))
+      .then((resolved) => resolved.url)
   }
 
   async function ask(ref: MediaRef, url: string, request: MediaOpenRequest): Promise<Response> {
@@ -85,7 +75,7 @@ export function createNetworkSource(deps: NetworkSourceDeps): NetworkSource {
 
   return {
     remember(ref, url) {
-      urls.set(keyOf(ref), { url, at: now() })
+      urls.remember(refKey(ref), { url, at: now() })
     },
     async open(ref, request) {
       let answer = await ask(ref, await signedUrl(ref, false), request)

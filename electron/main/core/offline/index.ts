@@ -1,34 +1,33 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Id, Song } from '@shared/api/models'
-import type { DownloadsSummary, MediaCacheInfo, OfflineAvailability } from '@shared/ipc/contract'
-import { DEFAULT_BITRATE, preferredBitrate } from '@shared/player/quality'
+import type { OfflineAvailability } from '@shared/ipc/contract'
+import { preferredBitrate } from '@shared/player/quality'
 import type { SettingsService } from '../settings/service'
 import type { ActiveCall } from '../sources/active'
 import type { EventHub } from '../events'
-import type { Handlers } from '../ipc/router'
 import type { LoggerFactory } from '../log'
 import type { KeyValueStore, Timers } from '../ports'
 import { createDownloads } from '../downloads/queue'
 import { createMediaCache, realCacheFs } from '../media-cache'
-import type { CacheFs, CacheKey, CachedFile, FreeSpaceProbe, MediaLimits } from '../media-cache'
+import type { CacheFs, CacheKey, FreeSpaceProbe, MediaLimits } from '../media-cache'
 import { mediaUrl as schemeUrl } from '@shared/player/media-url'
 import type { MediaSource } from '../media'
 import { MediaCacheError } from '../media-cache'
-import { createCachedSource } from './cached-source'
+import { createCachedSource } from '../media/cached-source'
 import { createExtrasStore } from './extras'
+import { availableOffline, createOfflineHandlers, removeDownloads } from './handlers'
 import { createOfflineMonitor, isUnreachable } from './monitor'
-import { createPlayedCopies } from './played-copies'
+import { createDiskResolver } from './resolve'
+import { createPlayedCopies } from '../media/played-copies'
+import { playableUrl } from '../media/song-url'
+import { debouncedWrite } from '../debounced'
 import { lateFetch } from '../ports'
 import type { SourceFetch } from '../net'
 
 export { isUnreachable } from './monitor'
 export type { KeptExtras } from './extras'
-
-type OfflineChannels = Extract<
-  keyof Handlers,
-  `downloads:${string}` | `media:${string}` | `offline:${string}`
->
+export { NOT_OFFLINE } from './resolve'
 
 export interface OfflineDeps {
   /** The media cache folder (the app: `<userData>/media-cache`; default: a folder in the OS temp dir). */
@@ -60,13 +59,10 @@ export interface OfflineDeps {
 const MIB = 1024 * 1024
 /** Unused covers are swept this long after the start. */
 const SWEEP_DELAY_MS = 30_000
-/** The reason the queue shows for a song skipped offline. */
-export const NOT_OFFLINE =
-  'Not available offline: the data source cannot be reached and this song is not on this computer'
-
 /**
- * Issue 23 in one piece: the media cache, the download queue and offline mode, with their IPC handlers.
- * The core builds it once; the media scheme's handler (issue 22) asks `playable()` for a file to serve.
+ * The wiring of the media cache, the download queue and offline mode: resolving from disk is
+ * `resolve.ts`, the IPC handlers `handlers.ts`, the media scheme's cached source `../media/`. The core
+ * builds it once; the media scheme's handler asks `playable()` for a file to serve.
  */
 export function createOffline(deps: OfflineDeps) {
   const fs = deps.fs ?? realCacheFs
@@ -92,14 +88,12 @@ export function createOffline(deps: OfflineDeps) {
   })
   const extras = createExtrasStore({ fs, dir, fetch: lateFetch(deps.fetch), fetchFor: deps.fetchFor })
 
-  let availabilityTimer: unknown
-  const availabilityChanged = () => {
-    if (availabilityTimer !== undefined) return
-    availabilityTimer = deps.timers.setTimeout(() => {
-      availabilityTimer = undefined
-      deps.events.emit('media:available-changed', available())
-    }, 300)
-  }
+  const availability = debouncedWrite(
+    () => deps.events.emit('media:available-changed', available()),
+    300,
+    deps.timers,
+  )
+  const availabilityChanged = availability.schedule
 
   const monitor = createOfflineMonitor({
     probe: deps.probe,
@@ -126,13 +120,11 @@ export function createOffline(deps: OfflineDeps) {
         throw error
       }
       monitor.answered()
-      const meta = song.meta
-      if (song.privilege?.playable === false || !meta?.url) {
-        return { playable: false, reason: song.privilege?.reason }
-      }
+      const url = playableUrl(song)
+      if (!url) return { playable: false, reason: song.privilege?.reason }
       return {
         playable: true,
-        origin: { url: meta.url, size: meta.size, md5: meta.md5 },
+        origin: { url, size: song.meta?.size, md5: song.meta?.md5 },
         keep: () => extras.keep(key, song),
       }
     },
@@ -159,116 +151,15 @@ export function createOffline(deps: OfflineDeps) {
     if (next.mediaCacheMaxMiB < previous.mediaCacheMaxMiB) void cache.enforceCap()
   })
 
-  const available = (): OfflineAvailability => {
-    const sourceId = deps.activeSourceId()
-    const downloaded = new Set(downloads.doneIds(sourceId))
-    const cached = new Set<string>()
-    for (const e of cache.entries()) {
-      if (e.sourceId === sourceId && !downloaded.has(e.songId)) cached.add(e.songId)
-    }
-    return { sourceId, downloaded: [...downloaded], cached: [...cached] }
-  }
+  const available = (): OfflineAvailability => availableOffline(cache, downloads, deps.activeSourceId())
 
-  const cacheInfo = (): MediaCacheInfo => ({ ...cache.usage(), dir })
-
-  /**
-   * The file to serve for a song, or undefined: the asked bitrate, else a download at any bitrate, else
-   * (offline) any cached bitrate. Checked on disk; a damaged file is dropped and not served.
-   */
-  const playable = async (key: CacheKey): Promise<CachedFile | undefined> => {
-    await cache.ready
-    const entry = cache.bestFor(key, { anyBitrate: monitor.isOffline() })
-    if (!entry) return undefined
-    return cache.lookup(entry)
-  }
-
-  /**
-   * `player:resolve` while the data source cannot be reached: a song this computer has plays from it
-   * (`mediaUrl`, given by the media scheme), with its kept lyrics; any other is unplayable with the reason,
-   * so the queue skips it and says why.
-   */
-  async function resolveOffline(key: CacheKey, mediaUrl: (key: CacheKey) => string): Promise<Song>
-  async function resolveOffline(
-    key: CacheKey,
-    mediaUrl: (key: CacheKey) => string,
-    options: { needKept: true },
-  ): Promise<Song | undefined>
-  async function resolveOffline(
-    key: CacheKey,
-    mediaUrl: (key: CacheKey) => string,
-    options: { needKept?: boolean } = {},
-  ): Promise<Song | undefined> {
-    const file = await playable(key)
-    const kept = await extras.read(key)
-    if (options.needKept && (!file || !kept)) return undefined
-    const base: Song = kept?.song ?? {
-      id: key.songId,
-      name: '',
-      tns: [],
-      artists: [],
-      album: undefined,
-      duration: undefined,
-      privilege: undefined,
-      meta: undefined,
-    }
-    if (!file) {
-      return {
-        ...base,
-        meta: undefined,
-        privilege: {
-          playable: false,
-          reason: NOT_OFFLINE,
-          bitrates: [],
-          maxBitrate: undefined,
-        },
-      }
-    }
-    return {
-      ...base,
-      privilege: {
-        playable: true,
-        reason: undefined,
-        bitrates: [file.entry.bitrate],
-        maxBitrate: file.entry.bitrate,
-      },
-      meta: {
-        isFavorite: base.meta?.isFavorite,
-        url: mediaUrl(file.entry),
-        size: file.entry.size,
-        md5: file.entry.md5,
-        bitrate: file.entry.bitrate,
-        lyric: kept?.lyric,
-      },
-    }
-  }
-
-  /**
-   * `player:resolve` with the cache and offline mode. A song on disk with its details kept answers from
-   * the disk at once (no `/song/detail`: starting a cached song costs no network at all); while the source
-   * is known to be unreachable the network is not tried (each try would wait for a timeout); a resolve
-   * that finds it unreachable answers from the disk, or marks the song unplayable with the reason.
-   */
-  const wrapResolve =
-    (resolve: Handlers['player:resolve']): Handlers['player:resolve'] =>
-    async (args, context) => {
-      const key = {
-        sourceId: deps.activeSourceId(),
-        songId: String(args.id),
-        bitrate: args.br ?? DEFAULT_BITRATE,
-      }
-      if (monitor.isOffline()) return resolveOffline(key, toMediaUrl)
-      if (cache.bestFor(key)) {
-        const fromDisk = await resolveOffline(key, toMediaUrl, { needKept: true })
-        if (fromDisk) return fromDisk
-      }
-      try {
-        return await resolve(args, context)
-      } catch (error) {
-        // Offline only when the source cannot be reached: one slow or failed answer is this song's failure.
-        if (!(await monitor.settle(error))) throw error
-        return resolveOffline(key, toMediaUrl)
-      }
-    }
+  const { playable, resolveOffline, wrapResolve } = createDiskResolver({
+    cache,
+    extras,
+    monitor,
+    activeSourceId: deps.activeSourceId,
+    mediaUrl: toMediaUrl,
+  })
 
   const copies = createPlayedCopies({
     cache,
@@ -292,48 +183,16 @@ export function createOffline(deps: OfflineDeps) {
       timers: deps.timers,
     })
 
-  /** Removes downloads; a header cover none of the rest refers to goes at the next start's sweep. */
-  const removeDownloads = async (remove: () => Promise<DownloadsSummary>) => {
-    const before = downloads.covers()
-    const summary = await remove()
-    const after = downloads.covers()
-    if ([...before].some((cover) => !after.has(cover))) await extras.markSweep()
-    return summary
-  }
-
-  const handlers: Pick<Handlers, OfflineChannels> = {
-    'downloads:add': ({ songs, cover }) => {
-      // The list's own header cover, so its page shows it offline (fetched while the page is open).
-      if (cover) {
-        void extras
-          .keepCover(cover, deps.activeSourceId())
-          .catch((error: unknown) =>
-            deps.log('downloads').warn('could not keep a header cover', { error: String(error) }),
-          )
-      }
-      return downloads.add(songs, cover)
-    },
-    'downloads:list': (args) => downloads.list(args),
-    'downloads:summary': () => downloads.summary(),
-    'downloads:remove': ({ ids }) => removeDownloads(() => downloads.remove(ids)),
-    'downloads:pause': () => downloads.pause(),
-    'downloads:resume': () => downloads.resume(),
-    'downloads:retry': () => downloads.retry(),
-    'media:cache-info': async () => {
-      await cache.ready
-      return cacheInfo()
-    },
-    'media:clear-cache': async () => {
-      await cache.clear()
-      availabilityChanged()
-      return cacheInfo()
-    },
-    'media:available': async () => {
-      await cache.ready
-      return available()
-    },
-    'offline:state': () => monitor.state(),
-  }
+  const handlers = createOfflineHandlers({
+    cache,
+    downloads,
+    extras,
+    monitor,
+    dir,
+    activeSourceId: deps.activeSourceId,
+    availabilityChanged,
+    log: deps.log('downloads'),
+  })
 
   return {
     cache,
@@ -354,7 +213,8 @@ export function createOffline(deps: OfflineDeps) {
     /** The built-in data source's process is up (true) or down: offline mode follows it. */
     builtinState: (up: boolean) => monitor.setReachable(up, 'The built-in library is not running'),
     /** A data source was removed: its downloads go (the cap may then evict their files). */
-    forgetSource: (sourceId: string) => removeDownloads(() => downloads.forgetSource(sourceId)),
+    forgetSource: (sourceId: string) =>
+      removeDownloads(downloads, extras, () => downloads.forgetSource(sourceId)),
     /** Another data source became active. */
     sourceChanged() {
       monitor.reset()
@@ -369,7 +229,7 @@ export function createOffline(deps: OfflineDeps) {
       monitor.dispose()
       downloads.dispose()
       copies.dispose()
-      if (availabilityTimer !== undefined) deps.timers.clearTimeout(availabilityTimer)
+      availability.cancel()
       deps.timers.clearTimeout(sweepTimer)
       await cache.close()
       // A folder of our own under the OS temp dir (tests, the e2e harness) goes with the core.

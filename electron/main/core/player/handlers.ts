@@ -2,6 +2,7 @@ import { playerSessionSchema } from '@shared/ipc/schemas'
 import type { Song } from '@shared/api/models'
 import type { PlayerSession, PlayerState } from '@shared/ipc/contract'
 import { CadenceError, DataSourceError } from '@shared/errors'
+import { DEFAULT_BITRATE } from '@shared/player/quality'
 import type { Handlers } from '../ipc/router'
 import type { KeyValueStore } from '../ports'
 import type { ActiveCall } from '../sources/active'
@@ -10,8 +11,6 @@ type PlayerChannels = Extract<keyof Handlers, `player:${string}`>
 
 /** Largest saved player session (its JSON), so a runaway queue cannot bloat the settings file. */
 export const MAX_SESSION_CHARS = 5 * 1024 * 1024
-/** The spec's default `br` of `/song/detail`. */
-const DEFAULT_BITRATE = 320_000
 export const sessionKey = (sourceId: string) => `session:${sourceId}`
 
 export function createPlayerHandlers(deps: {

@@ -1,9 +1,10 @@
 import type { Song } from '@shared/api/models'
 import { chooseBitrate } from '@shared/player/quality'
+import { isUrlFresh, playableUrl, SIGNED_URL_MAX_AGE_MS } from '@shared/player/signed-url'
 import type { Quality } from '@shared/settings'
 
 /** A resolved URL older than this is resolved again before use (signed media URLs expire). */
-export const URL_MAX_AGE_MS = 4 * 60_000
+export const URL_MAX_AGE_MS = SIGNED_URL_MAX_AGE_MS
 
 export interface Resolution {
   song: Song
@@ -28,7 +29,7 @@ export function createResolveCache(deps: {
     const id = String(song.id)
     const br = chooseBitrate(song.privilege, deps.quality())
     const known = resolutions.get(id)
-    if (!fresh && known && known.br === br && Date.now() - known.at < URL_MAX_AGE_MS) {
+    if (!fresh && known && known.br === br && isUrlFresh(known.at, Date.now())) {
       return Promise.resolve(known)
     }
     const pending = inflight.get(id)
@@ -40,7 +41,7 @@ export function createResolveCache(deps: {
         const resolution = { song: resolved, url: resolved.meta?.url || undefined, br, at }
         // A song that could not play now (offline and not on this computer, no rights, no URL) is asked
         // again next time: kept, its answer would skip it even after the data source is back.
-        if (resolution.url && resolved.privilege?.playable !== false) resolutions.set(id, resolution)
+        if (playableUrl(resolved)) resolutions.set(id, resolution)
         else resolutions.delete(id)
         return resolution
       })

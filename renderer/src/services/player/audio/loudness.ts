@@ -1,6 +1,7 @@
 import { parseMediaUrl } from '@shared/player/media-url'
 import type { Measured } from '@shared/audio/gain'
 import type { Reply } from './loudness.worker'
+import { rangeHeader } from '@shared/http/range'
 import { fileSize } from './media-load'
 import { frameRange, parseWavHeader } from './wav'
 
@@ -56,7 +57,7 @@ export function measureLoudness(url: string, load: (url: string, range: string) 
   const known = pending.get(url)
   if (known) return known
   const run = queue.then(async (): Promise<Measured | undefined> => {
-    const first = await load(url, 'bytes=0-65535')
+    const first = await load(url, rangeHeader(0, 65535))
     const head = await first.arrayBuffer()
     const size = fileSize(first, head.byteLength) ?? head.byteLength
     const layout = parseWavHeader(head, size)
@@ -69,7 +70,7 @@ export function measureLoudness(url: string, load: (url: string, range: string) 
         else if (reply.type === 'unsupported') done(undefined)
         else if (reply.type === 'read') {
           // The worker decoding a FLAC, MP3 or AAC file asks for its bytes a stretch at a time.
-          load(url, `bytes=${reply.start}-${reply.end}`)
+          load(url, rangeHeader(reply.start, reply.end))
             .then((answer) => answer.arrayBuffer())
             .then(
               (bytes) => measuring.postMessage({ type: 'bytes', id: reply.id, bytes }, [bytes]),
@@ -85,7 +86,7 @@ export function measureLoudness(url: string, load: (url: string, range: string) 
       const framesPerStep = Math.max(1, Math.floor(STEP_BYTES / layout.blockAlign))
       for (let frame = 0; frame < layout.frames; frame += framesPerStep) {
         const { start, end } = frameRange(layout, frame, framesPerStep)
-        const bytes = await (await load(url, `bytes=${start}-${end}`)).arrayBuffer()
+        const bytes = await (await load(url, rangeHeader(start, end))).arrayBuffer()
         measuring.postMessage({ type: 'chunk', bytes }, [bytes])
       }
       measuring.postMessage({ type: 'end' })

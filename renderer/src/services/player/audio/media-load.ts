@@ -1,3 +1,4 @@
+import { parseContentRange } from '@shared/http/range'
 /** A media address that failed: `code` is the MediaError code an element would report. */
 export class MediaFailure extends Error {
   readonly code: number
@@ -27,6 +28,6 @@ export function createLoad(options: { fetch?: typeof fetch }) {
  * answered 200 (the whole file); undefined when neither says.
  */
 export function fileSize(answer: Response, bodyLength: number): number | undefined {
-  const total = /\/(\d+)$/.exec(answer.headers.get('content-range') ?? '')?.[1]
-  return total ? Number(total) : answer.status === 200 ? bodyLength : undefined
+  const total = parseContentRange(answer.headers.get('content-range'))?.total
+  return total !== undefined ? total : answer.status === 200 ? bodyLength : undefined
 }

@@ -1,3 +1,4 @@
+import { rangeHeader } from '@shared/http/range'
 import { createResampler } from './resample'
 import type { Resampler } from './resample'
 import { decodeFrames, frameRange } from './wav'
@@ -51,7 +52,7 @@ export function wavSource(
           ? new ArrayBuffer(0)
           : head && end < head.byteLength
             ? head.slice(start, end + 1)
-            : await fetchRange(`bytes=${start}-${end}`)
+            : await fetchRange(rangeHeader(start, end))
       if (!current() || run !== rate.run) return undefined
       const got = Math.floor(bytes.byteLength / layout.blockAlign)
       cursor += got

@@ -1,3 +1,4 @@
+import { rangeHeader } from '@shared/http/range'
 import { ClockMap } from './clock-map'
 import { fadeCurve } from './crossfade'
 import { FADE_SECONDS, rampFrom } from './fades'
@@ -128,7 +129,7 @@ export class Track {
   }
 
   private async open() {
-    const answer = await this.load(this.url, `bytes=0-${HEADER_BYTES - 1}`)
+    const answer = await this.load(this.url, rangeHeader(0, HEADER_BYTES - 1))
     const head = await answer.arrayBuffer()
     const size = fileSize(answer, head.byteLength)
     /** The first bytes are the whole file (a source that answered the range with all of it). */
@@ -152,7 +153,7 @@ export class Track {
           head: new Uint8Array(head),
           size,
           read: async (start, end) =>
-            new Uint8Array(await (await this.load(this.url, `bytes=${start}-${end}`)).arrayBuffer()),
+            new Uint8Array(await (await this.load(this.url, rangeHeader(start, end))).arrayBuffer()),
         },
         this.context.sampleRate,
       )

@@ -1,27 +1,17 @@
 import { createReadStream } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { Readable } from 'node:stream'
-import type { MediaOpenRequest } from '../media'
+import { contentRangeHeader, parseRange as parseByteRange, unsatisfiedRangeHeader } from '@shared/http/range'
+import type { ByteSpan } from '@shared/http/range'
+import type { MediaOpenRequest } from './source'
 import type { CachedFile } from '../media-cache'
 
-export type Span = { start: number; end: number }
+export type Span = ByteSpan
 
 /** One `bytes=` range of a file of `size` bytes: a span, 'unsatisfiable', or undefined (serve it all). */
 export function parseRange(header: string, size: number): Span | 'unsatisfiable' | undefined {
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
-  if (!match) return undefined // several ranges or nonsense: the whole file, as a server may answer
-  const [, from, to] = match
-  if (from === '' && to === '') return undefined
-  if (from === '') {
-    const suffix = Number(to)
-    if (suffix === 0) return 'unsatisfiable'
-    return { start: Math.max(0, size - suffix), end: size - 1 }
-  }
-  const start = Number(from)
-  if (start >= size) return 'unsatisfiable'
-  const end = to === '' ? size - 1 : Math.min(Number(to), size - 1)
-  if (end < start) return undefined
-  return { start, end }
+  const range = parseByteRange(header, size)
+  return range === 'whole' || range === 'malformed' ? undefined : range
 }
 
 /**
@@ -41,13 +31,13 @@ export function planAnswer(
   let status = 200
   const asked = request.range ? parseRange(request.range, size) : undefined
   if (asked === 'unsatisfiable') {
-    headers.set('Content-Range', `bytes */${size}`)
+    headers.set('Content-Range', unsatisfiedRangeHeader(size))
     return new Response(null, { status: 416, headers })
   }
   if (asked) {
     span = asked
     status = 206
-    headers.set('Content-Range', `bytes ${span.start}-${span.end}/${size}`)
+    headers.set('Content-Range', contentRangeHeader(span, size))
   }
   headers.set('Content-Length', String(Math.max(0, span.end - span.start + 1)))
   return { status, headers, span }

@@ -1,6 +1,6 @@
+import { parseContentRange, rangeHeader } from '@shared/http/range'
 import type { MediaRef } from '@shared/player/media-url'
-import type { MediaOpenRequest, MediaSource } from '../media'
-import { contentRange } from '../media-cache'
+import type { MediaOpenRequest, MediaSource } from './source'
 import type { LiveFill } from '../media-cache'
 import type { Timers } from '../ports'
 import type { Span } from './file-response'
@@ -145,10 +145,10 @@ async function openRest(
   end: number,
   signal: AbortSignal,
 ): Promise<ReadableStreamDefaultReader<Uint8Array>> {
-  const answer = await inner.open(ref, { method: 'GET', range: `bytes=${start}-${end}`, signal })
+  const answer = await inner.open(ref, { method: 'GET', range: rangeHeader(start, end), signal })
   const fits =
     answer.status === 206
-      ? contentRange(answer.headers.get('content-range'))?.start === start
+      ? parseContentRange(answer.headers.get('content-range'))?.start === start
       : answer.status === 200 && start === 0
   if (!fits || !answer.body) {
     await answer.body?.cancel().catch(() => undefined)

@@ -1,7 +1,7 @@
 import type { Song } from '@shared/api/models'
 import type { MediaRef } from '@shared/player/media-url'
 import type { Logger } from '../log'
-import { SIGNED_URL_MAX_AGE_MS } from '../media'
+import { createUrlCache, playableUrl } from './song-url'
 import type { CacheKey, LiveFill, MediaCache } from '../media-cache'
 import { keyString, MediaCacheError } from '../media-cache'
 import type { Timers } from '../ports'
@@ -61,7 +61,10 @@ interface Copy {
 export function createPlayedCopies(deps: PlayedCopiesDeps) {
   const { cache, now } = deps
   const timers = deps.timers ?? realTimers
-  const resolvedRecently = new Map<string, { song: Song; url: string; at: number }>()
+  const resolvedRecently = createUrlCache<{ song: Song; url: string; at: number }>({
+    now,
+    max: RECENT_RESOLVES,
+  })
   const failedAt = new Map<string, number>()
   const copies = new Map<string, Copy>()
   /** The id of the player's song (undefined: none, or not said yet). */
@@ -99,17 +102,15 @@ export function createPlayedCopies(deps: PlayedCopiesDeps) {
   }
 
   const origin = async (key: CacheKey, k: string): Promise<{ song: Song; url: string }> => {
-    const recent = resolvedRecently.get(k)
-    resolvedRecently.delete(k)
-    if (recent && now() - recent.at < SIGNED_URL_MAX_AGE_MS) return recent
+    const recent = resolvedRecently.take(k)
+    if (recent) return recent
     if (key.sourceId !== deps.activeSourceId()) {
       throw new MediaCacheError('cancelled', 'Its data source is not the active one')
     }
     const song = await deps.detail(key)
-    if (song.privilege?.playable === false || !song.meta?.url) {
-      throw new MediaCacheError('http', 'The data source has no audio for this song', 404)
-    }
-    return { song, url: song.meta.url }
+    const url = playableUrl(song)
+    if (!url) throw new MediaCacheError('http', 'The data source has no audio for this song', 404)
+    return { song, url }
   }
 
   /** Starts the song's copy, or undefined when it failed a moment ago. */
@@ -175,13 +176,7 @@ export function createPlayedCopies(deps: PlayedCopiesDeps) {
     /** `player:resolve` answered a song with this signed URL. */
     remember(ref: MediaRef, signedUrl: string, song: Song) {
       const k = keyString({ sourceId: ref.sourceId, songId: ref.songId, bitrate: ref.br })
-      resolvedRecently.delete(k)
-      resolvedRecently.set(k, { song, url: signedUrl, at: now() })
-      // The oldest go first (a Map keeps insertion order).
-      for (const old of resolvedRecently.keys()) {
-        if (resolvedRecently.size <= RECENT_RESOLVES) break
-        resolvedRecently.delete(old)
-      }
+      resolvedRecently.remember(k, { song, url: signedUrl, at: now() })
     },
 
     /**
