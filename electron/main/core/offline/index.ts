@@ -166,7 +166,8 @@ export function createOffline(deps: OfflineDeps) {
     for (const e of cache.entries()) {
       if (e.sourceId === sourceId && !downloaded.has(e.songId)) cached.add(e.songId)
     }
-    return { sourceId, downloaded: [...downloaded], cached: [...cached] }
+    const pending = downloads.doneIds(sourceId, ['queued', 'downloading', 'waiting'])
+    return { sourceId, downloaded: [...downloaded], cached: [...cached], pending }
   }
 
   const cacheInfo = (): MediaCacheInfo => ({ ...cache.usage(), dir })
@@ -252,11 +253,13 @@ export function createOffline(deps: OfflineDeps) {
     (resolve: Handlers['player:resolve']): Handlers['player:resolve'] =>
     async (args, context) => {
       const key = {
-        sourceId: deps.activeSourceId(),
+        sourceId: args.sourceId ?? deps.activeSourceId(),
         songId: String(args.id),
         bitrate: args.br ?? DEFAULT_BITRATE,
       }
-      if (monitor.isOffline()) return resolveOffline(key, toMediaUrl)
+      // A song of another source than the active one (a download) plays from its own source's files.
+      if (monitor.isOffline() || key.sourceId !== deps.activeSourceId())
+        return resolveOffline(key, toMediaUrl)
       if (cache.bestFor(key)) {
         const fromDisk = await resolveOffline(key, toMediaUrl, { needKept: true })
         if (fromDisk) return fromDisk
@@ -311,11 +314,13 @@ export function createOffline(deps: OfflineDeps) {
             deps.log('downloads').warn('could not keep a header cover', { error: String(error) }),
           )
       }
-      return downloads.add(songs, cover)
+      const summary = downloads.add(songs, cover)
+      availabilityChanged()
+      return summary
     },
     'downloads:list': (args) => downloads.list(args),
     'downloads:summary': () => downloads.summary(),
-    'downloads:remove': ({ ids }) => removeDownloads(() => downloads.remove(ids)),
+    'downloads:remove': ({ ids, sourceId }) => removeDownloads(() => downloads.remove(ids, sourceId)),
     'downloads:pause': () => downloads.pause(),
     'downloads:resume': () => downloads.resume(),
     'downloads:retry': () => downloads.retry(),
