@@ -56,8 +56,10 @@ describe('offline icons and download progress', () => {
       global: { plugins: [p.pinia, p.i18n, p.router] },
     })
     await flushPromises()
-    const icon = (wrapper: typeof list, testId: string) =>
-      wrapper.get(`[data-testid="${testId}"] [data-icon]`).attributes('data-icon')
+    const icon = (
+      wrapper: { get: (selector: string) => { attributes: (name: string) => unknown } },
+      testId: string,
+    ) => wrapper.get(`[data-testid="${testId}"] [data-icon]`).attributes('data-icon')
     const icons = [
       icon(button, 'download-list'),
       icon(list, 'song-offline-downloaded'),
