@@ -3,7 +3,8 @@ import type { CollectionSong, DownloadsPage, DownloadsSummary, DownloadState } f
 import type { CacheKey } from '../media-cache'
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, MAX_ATTEMPTS, NotAvailable, backoffMs, judge } from './retry'
 import type { Verdict } from './retry'
-import { DOWNLOADS_KEY, itemKey, listPage, loadQueue, newItem, savedQueue, summarize } from './store'
+import { DOWNLOADS_KEY, coversOf, idsOf, itemKey, listPage, loadQueue, newItem } from './store'
+import { savedQueue, summarize } from './store'
 import type { Item } from './store'
 import type { DownloadsDeps, ResolvedDownload } from './types'
 
@@ -313,18 +314,10 @@ export function createDownloads(deps: DownloadsDeps) {
     },
     list: (args: { offset: number; limit: number; done?: boolean }): DownloadsPage => listPage(items, args),
     /** The header covers the downloads refer to (any state, any source). */
-    covers(): Set<string> {
-      const out = new Set<string>()
-      for (const item of items.values()) for (const cover of item.covers ?? []) out.add(cover)
-      return out
-    },
+    covers: (): Set<string> => coversOf(items.values()),
     /** Song ids of the source whose download is done (or in one of `states`). */
-    doneIds(sourceId: string, states: readonly DownloadState[] = ['done']): string[] {
-      const out: string[] = []
-      for (const item of items.values())
-        if (item.sourceId === sourceId && states.includes(item.state)) out.push(item.songId)
-      return out
-    },
+    doneIds: (sourceId: string, states: readonly DownloadState[] = ['done']): string[] =>
+      idsOf(items.values(), sourceId, states),
     async remove(
       songIds: Array<string | number>,
       sourceId = deps.activeSourceId(),

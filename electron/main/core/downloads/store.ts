@@ -145,3 +145,18 @@ export function listPage(
   for (const item of items.values()) if (done ? item.state === 'done' : !inProgress(item)) take(item)
   return { total, offset, rows }
 }
+
+/** The header covers `items` refer to. */
+export function coversOf(items: Iterable<Item>): Set<string> {
+  const out = new Set<string>()
+  for (const item of items) for (const cover of item.covers ?? []) out.add(cover)
+  return out
+}
+
+/** Song ids of `sourceId`'s items in one of `states`. */
+export function idsOf(items: Iterable<Item>, sourceId: string, states: readonly DownloadState[]): string[] {
+  const out: string[] = []
+  for (const item of items)
+    if (item.sourceId === sourceId && states.includes(item.state)) out.push(item.songId)
+  return out
+}
