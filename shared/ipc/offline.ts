@@ -66,6 +66,8 @@ export interface OfflineAvailability {
   downloaded: string[]
   /** Song ids with only a cached (played) copy. */
   cached: string[]
+  /** Song ids whose download is still to come (queued, downloading, waiting). */
+  pending?: string[]
 }
 
 /** The active data source cannot be reached: the app keeps playing what it has. */

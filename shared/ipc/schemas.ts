@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { collectionSongSchema, ipcIdSchema } from './collection-song'
+import { IPC_ID_MAX, collectionSongSchema, ipcIdSchema } from './collection-song'
 import type { Id } from '../api/models'
 import type { Album, Artist, LikeResult, Playlist, SearchResult, Song } from '../api/models'
 import { settingsPatchSchema } from '../settings-schema'
@@ -148,7 +148,14 @@ export const invokeChannels = {
   'catalog:like': channel<LikeResult>().args(z.object({ id: ipcIdSchema, like: z.boolean() }).strict()),
 
   'player:resolve': channel<Song>().args(
-    z.object({ id: ipcIdSchema, br: z.number().int().min(1).max(100_000_000).optional() }).strict(),
+    z
+      .object({
+        id: ipcIdSchema,
+        br: z.number().int().min(1).max(100_000_000).optional(),
+        /** The song's own data source, when it is not the active one (a download): served from disk. */
+        sourceId: z.string().min(1).max(IPC_ID_MAX).optional(),
+      })
+      .strict(),
   ),
   'player:report-state': channel<void>().args(playerStateSchema),
   'player:save-session': channel<void>().args(playerSessionSchema),
@@ -314,7 +321,13 @@ export const invokeChannels = {
   'downloads:summary': channel<DownloadsSummary>().args(none),
   /** Removes downloads: their files become ordinary cached songs, evicted by the cap like any other. */
   'downloads:remove': channel<DownloadsSummary>().args(
-    z.object({ ids: z.array(ipcIdSchema).min(1).max(DOWNLOADS_MAX_ADD) }).strict(),
+    z
+      .object({
+        ids: z.array(ipcIdSchema).min(1).max(DOWNLOADS_MAX_ADD),
+        /** Their data source (default: the active one). */
+        sourceId: z.string().min(1).max(IPC_ID_MAX).optional(),
+      })
+      .strict(),
   ),
   'downloads:pause': channel<DownloadsSummary>().args(none),
   'downloads:resume': channel<DownloadsSummary>().args(none),

@@ -16,6 +16,14 @@ export interface MediaRef {
   br: number
 }
 
+/**
+ * A song that names the data source it belongs to (a download of another source than the active one):
+ * `player:resolve` then answers it from that source's files.
+ */
+export interface SourcedSong {
+  sourceId?: string
+}
+
 /** `cadence-media://song/<source>/<song>?br=<bitrate>` */
 export function mediaUrl(ref: MediaRef): string {
   const source = encodeURIComponent(ref.sourceId)

@@ -45,8 +45,9 @@ describe('Browse: Home → playlist → artist', () => {
     await page.getByTestId('song-row').first().waitFor()
     expect(await page.getByTestId('song-name').first().textContent()).toBe(detail.songs![0].name)
     expect(await page.getByTestId('playlist-count').textContent()).toContain(String(detail.songs!.length))
-    // The total time, as the app's own playlists show it: the sum of the songs' durations.
-    const seconds = Math.round(detail.songs!.reduce((sum, s) => sum + (s.duration ?? 0), 0) / 1000)
+    // The total time, as the app's own playlists show it: the sum of the songs' durations, rounded down
+    // as every time shown is.
+    const seconds = Math.floor(detail.songs!.reduce((sum, s) => sum + (s.duration ?? 0), 0) / 1000)
     expect(await page.getByTestId('playlist-duration').textContent()).toBe(
       seconds >= 3600
         ? `${Math.floor(seconds / 3600)} h ${Math.floor(seconds / 60) % 60} min`

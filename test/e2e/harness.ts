@@ -60,6 +60,8 @@ export interface MediaRequestRecord {
   url: string
   range?: string
   status: number
+  /** The answer's `Content-Range` (what was served of the asked range). */
+  contentRange?: string
 }
 
 export interface App {
@@ -180,6 +182,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
         url: request.url,
         range: request.headers.get('range') ?? undefined,
         status: response.status,
+        contentRange: response.headers.get('content-range') ?? undefined,
       })
       return response
     }

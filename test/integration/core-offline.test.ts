@@ -101,17 +101,23 @@ describe('offline mode against the reference server', () => {
   }
   const keyOf = (song: Song) => ({ sourceId: 'builtin', songId: String(song.id), bitrate: 320000 })
 
-  /** Plays a song as the renderer's output reads it: the WAV header's 64 KB, then ranges to the end. */
+  /**
+   * Plays a song as the renderer's output reads it: the WAV header's 64 KB, then ranges to the end, each
+   * from where the last answer ended (a copy still arriving answers as far as it has come).
+   */
   async function playInRanges(song: Song): Promise<Buffer> {
     const first = await play(song, 'bytes=0-65535')
     expect(first.status).toBe(206)
     const total = Number(/\/(\d+)$/.exec(first.contentRange ?? '')?.[1])
     const parts = [first.bytes]
-    for (let start = 65536; start < total; start += 400_000) {
+    for (let start = 65536; start < total;) {
       const end = Math.min(total, start + 400_000) - 1
       const answer = await core.media(new Request(first.url, { headers: { Range: `bytes=${start}-${end}` } }))
       expect(answer.status).toBe(206)
-      parts.push(Buffer.from(await answer.arrayBuffer()))
+      const part = Buffer.from(await answer.arrayBuffer())
+      expect(part.byteLength).toBeGreaterThan(0)
+      parts.push(part)
+      start += part.byteLength
     }
     return Buffer.concat(parts)
   }

@@ -40,7 +40,8 @@ export function totalDuration(ms: number): {
   key: 'common.totalHours' | 'common.totalMinutes'
   values: Record<string, number>
 } {
-  const total = Math.round(Math.max(0, ms) / 1000)
+  // Rounded down, as every time shown is (`formatDuration`): one 19.6 s song is 0:19 and "0 min 19 s".
+  const total = Math.floor(Math.max(0, ms) / 1000)
   if (total >= 3600)
     return {
       key: 'common.totalHours',

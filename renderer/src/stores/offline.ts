@@ -8,6 +8,7 @@ import type {
   OfflineState,
 } from '@shared/ipc/contract'
 import { coverMediaUrl } from '@shared/player/media-url'
+import type { SourcedSong } from '@shared/player/media-url'
 import { invoke, on } from '@renderer/services/cadence'
 import { toCollectionSong } from './collection'
 
@@ -37,6 +38,8 @@ export const useOfflineStore = defineStore('offline', () => {
   const state = shallowRef<OfflineState>({ offline: false })
   const downloaded = shallowRef<ReadonlySet<string>>(new Set())
   const cached = shallowRef<ReadonlySet<string>>(new Set())
+  /** Song ids of the active source whose download is still to come. */
+  const pending = shallowRef<ReadonlySet<string>>(new Set())
   const summary = shallowRef<DownloadsSummary>(EMPTY_SUMMARY)
   const cacheInfo = shallowRef<MediaCacheInfo>()
   /** Cover addresses that did not load from the data source: shown from main's kept copy instead. */
@@ -45,9 +48,13 @@ export const useOfflineStore = defineStore('offline', () => {
   const listeners = new Set<(next: OfflineState) => void>()
   let started = false
 
+  /** The source the availability sets are of (the active one). */
+  let availableOf: string | undefined
   const setAvailability = (a: OfflineAvailability) => {
+    availableOf = a.sourceId
     downloaded.value = new Set(a.downloaded)
     cached.value = new Set(a.cached)
+    pending.value = new Set(a.pending ?? [])
   }
   const setState = (next: OfflineState) => {
     const changed = next.offline !== state.value.offline
@@ -80,6 +87,10 @@ export const useOfflineStore = defineStore('offline', () => {
 
   function availability(song: Song | undefined): OfflineAvailabilityKind | undefined {
     if (!song) return undefined
+    // A song that names another source than the active one is one of its downloads (the Downloaded
+    // view plays only those that are done): it plays from that source's files.
+    const sourceId = (song as SourcedSong).sourceId
+    if (sourceId && availableOf !== undefined && sourceId !== availableOf) return 'downloaded'
     const id = String(song.id)
     if (downloaded.value.has(id)) return 'downloaded'
     if (cached.value.has(id)) return 'cached'
@@ -116,9 +127,13 @@ export const useOfflineStore = defineStore('offline', () => {
     summary.value = await invoke('downloads:add', args)
     return summary.value
   }
-  async function remove(ids: ReadonlyArray<Song['id']>) {
+  /** Removes downloads of `sourceId` (default: the active source). */
+  async function remove(ids: ReadonlyArray<Song['id']>, sourceId?: string) {
     if (!ids.length) return summary.value
-    summary.value = await invoke('downloads:remove', { ids: [...ids] })
+    summary.value = await invoke(
+      'downloads:remove',
+      sourceId ? { ids: [...ids], sourceId } : { ids: [...ids] },
+    )
     return summary.value
   }
   const pause = async () => (summary.value = await invoke('downloads:pause', undefined))
@@ -131,6 +146,7 @@ export const useOfflineStore = defineStore('offline', () => {
     state,
     downloaded,
     cached,
+    pending,
     summary,
     cacheInfo,
     start,

@@ -12,6 +12,7 @@ import { useQueueStore } from '@renderer/stores/queue'
 import { useLikesStore } from '@renderer/stores/likes'
 import { useSettingsStore } from '@renderer/stores/settings'
 import { usePlayerSound } from '@renderer/stores/player-sound'
+import { useOfflineStore } from '@renderer/stores/offline'
 import { toCadenceError } from '@renderer/services/cadence-error'
 
 /**
@@ -33,6 +34,7 @@ export const usePlayerStore = defineStore('player', () => {
   const q = useQueueStore()
   const likes = useLikesStore()
   const settingsStore = useSettingsStore()
+  const offline = useOfflineStore()
   /** Quality and lyric defaults, from the settings store (defaults until main answers). */
   const settings = computed(() => settingsStore.settings)
 
@@ -43,7 +45,8 @@ export const usePlayerStore = defineStore('player', () => {
   function notify(value: PlayerNotice) {
     notice.value = value
     clearTimeout(noticeTimer)
-    if (value.type !== 'stopped') noticeTimer = setTimeout(() => (notice.value = null), NOTICE_MS)
+    if (value.type !== 'stopped' && value.type !== 'cut-short' && value.type !== 'offline-end')
+      noticeTimer = setTimeout(() => (notice.value = null), NOTICE_MS)
   }
   function clearNotice() {
     clearTimeout(noticeTimer)
@@ -77,6 +80,7 @@ export const usePlayerStore = defineStore('player', () => {
     quality: () => settings.value.quality,
     ready: ensureSettings,
     notify,
+    playableOffline: (song) => (offline.state.offline ? !!offline.availability(song) : undefined),
     createAudio: sound.createAudio,
     onProgress: (reason) => session.onProgress(reason),
   })
@@ -175,7 +179,8 @@ export const usePlayerStore = defineStore('player', () => {
 
   function play() {
     // Playing again after the data source was down: the "stopped" message has done its job.
-    if (status.value === 'error' && notice.value?.type === 'stopped') clearNotice()
+    const kind = notice.value?.type
+    if (kind === 'stopped' || kind === 'cut-short' || kind === 'offline-end') clearNotice()
     return engine.play()
   }
   function toggle() {

@@ -1,10 +1,11 @@
 import { CadenceError } from '@shared/errors'
-import type { CollectionSong, DownloadRow, DownloadsPage, DownloadsSummary } from '@shared/ipc/contract'
+import type { CollectionSong, DownloadsPage, DownloadsSummary, DownloadState } from '@shared/ipc/contract'
 import { debouncedWrite } from '../debounced'
 import type { CacheKey } from '../media-cache'
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, MAX_ATTEMPTS, NotAvailable, backoffMs, judge } from './retry'
 import type { Verdict } from './retry'
-import { DOWNLOADS_KEY, itemKey, loadQueue, newItem, row, savedQueue, summarize } from './store'
+import { DOWNLOADS_KEY, coversOf, idsOf, itemKey, listPage, loadQueue, newItem } from './store'
+import { savedQueue, summarize } from './store'
 import type { Item } from './store'
 import type { DownloadsDeps, ResolvedDownload } from './types'
 
@@ -299,31 +300,12 @@ export function createDownloads(deps: DownloadsDeps) {
       pump()
       return summary()
     },
-    list({ offset, limit, done }: { offset: number; limit: number; done?: boolean }): DownloadsPage {
-      const rows: DownloadRow[] = []
-      let index = 0
-      let total = 0
-      for (const item of items.values()) {
-        if (done && item.state !== 'done') continue
-        total++
-        if (index++ < offset || rows.length >= limit) continue
-        rows.push(row(item))
-      }
-      return { total, offset, rows }
-    },
+    list: (args: { offset: number; limit: number; done?: boolean }): DownloadsPage => listPage(items, args),
     /** The header covers the downloads refer to (any state, any source). */
-    covers(): Set<string> {
-      const out = new Set<string>()
-      for (const item of items.values()) for (const cover of item.covers ?? []) out.add(cover)
-      return out
-    },
-    /** Song ids of the source whose download is done. */
-    doneIds(sourceId: string): string[] {
-      const out: string[] = []
-      for (const item of items.values())
-        if (item.sourceId === sourceId && item.state === 'done') out.push(item.songId)
-      return out
-    },
+    covers: (): Set<string> => coversOf(items.values()),
+    /** Song ids of the source whose download is done (or in one of `states`). */
+    doneIds: (sourceId: string, states: readonly DownloadState[] = ['done']): string[] =>
+      idsOf(items.values(), sourceId, states),
     async remove(
       songIds: Array<string | number>,
       sourceId = deps.activeSourceId(),

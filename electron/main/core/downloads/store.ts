@@ -1,4 +1,10 @@
-import type { CollectionSong, DownloadRow, DownloadsSummary, DownloadState } from '@shared/ipc/contract'
+import type {
+  CollectionSong,
+  DownloadRow,
+  DownloadsPage,
+  DownloadsSummary,
+  DownloadState,
+} from '@shared/ipc/contract'
 import type { KeyValueStore } from '../ports'
 
 export const DOWNLOADS_KEY = 'downloads'
@@ -115,3 +121,42 @@ export const row = (item: Item): DownloadRow => ({
   retryAt: item.retryAt,
   addedAt: item.addedAt,
 })
+
+/** Still to come: downloading, queued, or waiting (for a retry, or for its source). */
+const inProgress = (item: Item) =>
+  item.state === 'downloading' || item.state === 'queued' || item.state === 'waiting'
+
+/**
+ * A page of the downloads as the Downloaded view lists them: the ones still to come first (in the order
+ * they were added), then the finished and the failed; `done` lists only the finished.
+ */
+export function listPage(
+  items: Map<string, Item>,
+  { offset, limit, done }: { offset: number; limit: number; done?: boolean },
+): DownloadsPage {
+  const rows: DownloadRow[] = []
+  let index = 0
+  let total = 0
+  const take = (item: Item) => {
+    total++
+    if (index++ >= offset && rows.length < limit) rows.push(row(item))
+  }
+  if (!done) for (const item of items.values()) if (inProgress(item)) take(item)
+  for (const item of items.values()) if (done ? item.state === 'done' : !inProgress(item)) take(item)
+  return { total, offset, rows }
+}
+
+/** The header covers `items` refer to. */
+export function coversOf(items: Iterable<Item>): Set<string> {
+  const out = new Set<string>()
+  for (const item of items) for (const cover of item.covers ?? []) out.add(cover)
+  return out
+}
+
+/** Song ids of `sourceId`'s items in one of `states`. */
+export function idsOf(items: Iterable<Item>, sourceId: string, states: readonly DownloadState[]): string[] {
+  const out: string[] = []
+  for (const item of items)
+    if (item.sourceId === sourceId && states.includes(item.state)) out.push(item.songId)
+  return out
+}

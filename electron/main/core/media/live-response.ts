@@ -14,13 +14,16 @@ import type { CopyReader } from './played-copies'
 export const AHEAD_BYTES = 256 * 1024
 /** Bytes read from the copy per step of the answer's stream. */
 const READ_BYTES = 256 * 1024
+/** A range of a copy still arriving waits for this much of it (or the copy's end) before it is answered. */
+export const SERVE_STEP_BYTES = 64 * 1024
 /** A copy that brings nothing for this long: the rest of the answer comes from the network. */
 export const STALL_MS = 5000
 
 /**
  * The renderer's request answered from the song's copy into the cache while it arrives, so the first
- * play fetches the song once: the headers as soon as the copy knows the file's size, then the bytes as
- * they reach the disk. Undefined (the caller asks the network) when the copy failed before its headers,
+ * play fetches the song once: a range as far as the copy has come (at least `SERVE_STEP_BYTES` of it,
+ * unless the copy ends or stalls first; the player asks again for the rest), the whole file as its bytes
+ * reach the disk. Undefined (the caller asks the network) when the copy failed before its headers,
  * the server did not say the size, or the range starts well past what has arrived (a seek ahead: the
  * copy carries on by itself). If the copy fails or stalls while answering, the rest of the range comes
  * from `inner` with a ranged request, so the player never waits on a dead copy.
@@ -42,9 +45,19 @@ export async function liveResponse(
     if (live.state === 'failed' || live.total === undefined) return undefined
     const plan = planAnswer(live.total, live.contentType, request)
     if (plan instanceof Response) return plan
-    const { status, headers, span } = plan
+    const { status, headers } = plan
+    let { span } = plan
     if (live.state === 'running' && span.start > live.received + AHEAD_BYTES) return undefined
     if (request.method === 'HEAD' || live.total === 0) return new Response(null, { status, headers })
+    if (status === 206 && live.state === 'running') {
+      // A range of a copy still arriving is answered as far as it has come (a step at least, unless
+      // the copy ends or stalls first): should the source stop, the player has every byte that came.
+      await arrives(live, Math.min(span.end, span.start + SERVE_STEP_BYTES - 1), timers)
+      if (live.received <= span.start) return undefined
+      span = { start: span.start, end: Math.min(span.end, live.received - 1) }
+      headers.set('Content-Range', `bytes ${span.start}-${span.end}/${live.total}`)
+      headers.set('Content-Length', String(span.end - span.start + 1))
+    }
     body = liveBody(reader, ref, span, request, inner, timers)
     return new Response(body, { status, headers })
   } finally {

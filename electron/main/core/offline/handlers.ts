@@ -35,7 +35,8 @@ export function availableOffline(
   for (const e of cache.entries()) {
     if (e.sourceId === sourceId && !downloaded.has(e.songId)) cached.add(e.songId)
   }
-  return { sourceId, downloaded: [...downloaded], cached: [...cached] }
+  const pending = downloads.doneIds(sourceId, ['queued', 'downloading', 'waiting'])
+  return { sourceId, downloaded: [...downloaded], cached: [...cached], pending }
 }
 
 /** Removes downloads; a header cover none of the rest refers to goes at the next start's sweep. */
@@ -63,11 +64,14 @@ export function createOfflineHandlers(deps: OfflineHandlersDeps): Pick<Handlers,
           .keepCover(cover, deps.activeSourceId())
           .catch((error: unknown) => deps.log.warn('could not keep a header cover', { error: String(error) }))
       }
-      return downloads.add(songs, cover)
+      const summary = downloads.add(songs, cover)
+      deps.availabilityChanged()
+      return summary
     },
     'downloads:list': (args) => downloads.list(args),
     'downloads:summary': () => downloads.summary(),
-    'downloads:remove': ({ ids }) => removeDownloads(downloads, extras, () => downloads.remove(ids)),
+    'downloads:remove': ({ ids, sourceId }) =>
+      removeDownloads(downloads, extras, () => downloads.remove(ids, sourceId)),
     'downloads:pause': () => downloads.pause(),
     'downloads:resume': () => downloads.resume(),
     'downloads:retry': () => downloads.retry(),

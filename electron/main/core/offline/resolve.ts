@@ -107,11 +107,13 @@ export function createDiskResolver(deps: DiskResolverDeps) {
     (resolve: Handlers['player:resolve']): Handlers['player:resolve'] =>
     async (args, context) => {
       const key = {
-        sourceId: deps.activeSourceId(),
+        sourceId: args.sourceId ?? deps.activeSourceId(),
         songId: String(args.id),
         bitrate: args.br ?? DEFAULT_BITRATE,
       }
-      if (monitor.isOffline()) return resolveOffline(key, deps.mediaUrl)
+      // A song of another source than the active one (a download) plays from its own source's files.
+      if (monitor.isOffline() || key.sourceId !== deps.activeSourceId())
+        return resolveOffline(key, deps.mediaUrl)
       if (cache.bestFor(key)) {
         const fromDisk = await resolveOffline(key, deps.mediaUrl, { needKept: true })
         if (fromDisk) return fromDisk

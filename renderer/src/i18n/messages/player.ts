@@ -30,6 +30,9 @@ export default {
       failed: '{message}',
       empty: 'Nothing to play yet: double-click a song, or press Play all on a list.',
       device: '“{name}” is not connected: playing on the system default until it is back.',
+      cutShort: 'Stopped: {source} stopped answering; played as far as this song had downloaded.',
+      offlineEnd:
+        'Stopped: “{name}” and the songs after it are not on this computer, and {source} cannot be reached.',
     },
     reason: {
       unplayable: 'this song is not available',
@@ -79,6 +82,8 @@ export default {
       failed: '{message}',
       empty: '还没有可播放的歌曲：双击一首歌，或在列表上点“播放全部”。',
       device: '“{name}”未连接：在它重新连接之前，使用系统默认设备播放。',
+      cutShort: '已停止：{source} 不再响应；这首歌已播放到下载到的位置。',
+      offlineEnd: '已停止：“{name}”及其后的歌曲都不在这台电脑上，且无法连接 {source}。',
     },
     reason: {
       unplayable: '这首歌暂不可用',

@@ -12,6 +12,10 @@ export type PlayerNotice =
   /** `error`, when there is one, is what the notice describes in the user's language (`errorText`). */
   | { type: 'stopped'; message: string; error?: CadenceError }
   | { type: 'failed'; message: string; error?: CadenceError }
+  /** The source stopped answering mid-song: it played as far as its bytes had come, and stopped there. */
+  | { type: 'cut-short'; song: string }
+  /** Offline, and no song after `song` (which could not play) is on this computer: the queue stops. */
+  | { type: 'offline-end'; song: string }
   /** Play was pressed with nothing in the queue. */
   | { type: 'empty' }
   /** The chosen output device is not connected: playing on the system default (`label` names it). */
@@ -35,11 +39,16 @@ export interface EngineQueue {
 export interface PlaybackEngineDeps {
   queue: EngineQueue
   /** `player:resolve`: the song with a signed URL in `meta.url`. */
-  resolve: (args: { id: Song['id']; br: number }) => Promise<Song>
+  resolve: (args: { id: Song['id']; br: number; sourceId?: string }) => Promise<Song>
   quality: () => Quality
   /** Resolves once the settings are known (the bitrate depends on them). */
   ready: () => Promise<void>
   notify: (notice: PlayerNotice) => void
+  /**
+   * Whether a song plays without the data source: undefined while it can be reached (or not known), else
+   * whether the song is on this computer. Offline, skipping moves only to songs that are.
+   */
+  playableOffline?: (song: Song) => boolean | undefined
   /** Makes the element (default: the real one in the document). */
   createAudio?: () => PlayerAudio
   /** State worth saving changed: `pause`d, the queue `end`ed, or the clock moved on (`tick`). */

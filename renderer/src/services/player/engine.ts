@@ -3,22 +3,24 @@ import type { Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
 import { clampSpeed } from '@shared/settings'
 import { toCadenceError } from '@renderer/services/cadence-error'
-import { canWarm, createAudioElement, isGapless } from './audio-element'
+import { canWarm, createAudioElement } from './audio-element'
 import type { PlayerAudio } from './audio/player-audio'
-import type { LoadOptions, PlaybackEngineDeps, PlayerStatus, SkipCause } from './engine-types'
-import { isSourceDown } from './recovery'
-import type { TrackInfo } from './audio/gapless'
+import type { LoadOptions, PlaybackEngineDeps, PlayerNotice, PlayerStatus } from './engine-types'
+import type { SkipCause } from './engine-types'
+import { isSourceDown, moveOn } from './recovery'
+import { createFollowing } from './following'
 import { createResolveCache } from './resolve-cache'
 import type { Resolution } from './resolve-cache'
 
 /**
  * The playback engine: the one `<audio>` element, its events, and resolve-and-resume. It resolves the
  * current queue entry (`player:resolve` with the chosen bitrate), plays it, fetches the next song's URL
- * ahead of time, re-resolves an expired URL and resumes at the same position, skips what cannot play and
- * stops (keeping the queue) when the data source is down. It knows nothing of views, sessions or main.
+ * ahead of time, re-resolves an expired URL and resumes at the same position, skips what cannot play,
+ * stops (keeping the queue) when the data source is down, and stops on a song whose source stopped
+ * answering once what had come of it played. It knows nothing of views, sessions or main.
  *
- * Its parts: `resolve-cache.ts` (resolving with its age), `recovery.ts` (stop or skip), `audio-element.ts`
- * (the output it drives) and `engine-types.ts`.
+ * Its parts: `resolve-cache.ts` (resolving with its age), `recovery.ts` (stop or skip), `following.ts`
+ * (the song a gapless output prepares), `audio-element.ts` (the output it drives), `engine-types.ts`.
  */
 
 export { URL_MAX_AGE_MS } from './resolve-cache'
@@ -97,8 +99,10 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
       positionMs.value = el.currentTime * 1000
       if (playing.value) deps.onProgress?.('tick')
     })
+    // The song's own length (the list's, the same the row shows); the audio's only when it has none.
     el.addEventListener('durationchange', () => {
-      if (Number.isFinite(el.duration) && el.duration > 0) durationMs.value = el.duration * 1000
+      const known = detail.value?.duration || q.currentEntry?.item.duration
+      if (!known && Number.isFinite(el.duration) && el.duration > 0) durationMs.value = el.duration * 1000
     })
     el.addEventListener('ended', () => void onEnded())
     el.addEventListener('error', () => void onAudioError())
@@ -139,31 +143,12 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
   }
 
   /** Tells a gapless output which song follows when the current one ends (none for repeat one). */
-  function prepareFollowing() {
-    if (!isGapless(audio)) return
-    const output = audio
-    const following = q.peekAdvance?.()
-    const current = q.currentEntry
-    if (
-      !following ||
-      !current ||
-      following.key === current.key ||
-      following.item.privilege?.playable === false
-    ) {
-      output.prepare(undefined)
-      return
-    }
-    const mine = generation
-    // The album rule of the crossfade: none between consecutive tracks of one album.
-    const songs = { current: trackInfo(current.item), next: trackInfo(following.item) }
-    resolveSong(following.item).then(
-      (resolution) => {
-        if (mine === generation && q.peekAdvance?.()?.key === following.key)
-          output.prepare(resolution.url, songs)
-      },
-      () => undefined,
-    )
-  }
+  const prepareFollowing = createFollowing({
+    queue: q,
+    resolveSong,
+    output: () => audio,
+    generation: () => generation,
+  })
 
   /** After a queue edit: the next song may have changed (only worth it while playing). */
   function prefetchSoon() {
@@ -235,28 +220,32 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
 
   function skip(song: Song, why: { cause: SkipCause; reason?: string }, options: LoadOptions) {
     deps.notify({ type: 'skipped', song: song.name, reason: why.reason || undefined, cause: why.cause })
-    const skipped = (options.skipped ?? 0) + 1
     const skipFrom = options.skipFrom ?? q.currentEntry?.key
-    // Manual moves, so that repeat-one moves on too; stop once every song was tried.
-    const moved = skipped < q.entries.length && (options.direction === -1 ? q.previous() : q.next())
+    const { moved, skipped } = moveOn(q, options, deps.playableOffline)
     if (!moved) {
-      // Nothing after it plays (offline, and none of them on this computer): back to where the skipping
-      // started, so Play takes up the queue there once the songs can play again.
-      if (skipFrom && skipped > 1) q.jumpTo?.(skipFrom)
+      // Nothing after it plays: back to where the skipping started, so Play takes up the queue there
+      // once the songs can play again; offline, the player says so once.
+      const offline = deps.playableOffline?.(song) !== undefined
+      if (skipFrom && (skipped > 1 || offline)) q.jumpTo?.(skipFrom)
       unload()
+      if (offline) deps.notify({ type: 'offline-end', song: song.name })
       return
     }
     return load({ ...options, positionMs: 0, skipped, skipFrom })
   }
 
-  function stopWithError(failure: CadenceError) {
-    const at = positionMs.value
+  /** Stops on the current song at `at` (ms), keeping the queue, and says why once. */
+  function stopOn(notice: PlayerNotice, at = positionMs.value, failure?: CadenceError) {
     unload()
     positionMs.value = at
     error.value = failure
     status.value = 'error'
-    deps.notify({ type: 'stopped', message: failure.message, error: failure })
+    deps.notify(notice)
   }
+  const stopWithError = (failure: CadenceError) =>
+    stopOn({ type: 'stopped', message: failure.message, error: failure }, undefined, failure)
+  /** Its source stopped answering: it played as far as its audio came, and stops there. */
+  const stopCutShort = (song: Song, at: number) => stopOn({ type: 'cut-short', song: song.name }, at)
 
   /** The URL failed (expired: 403; or gone): resolve once more and resume where it was; skip if that fails. */
   async function onAudioError() {
@@ -265,7 +254,11 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     const mine = generation
     const resumeAt = pendingSeekMs ?? positionMs.value
     const song = entry.item
+    // Its source stopped answering while it played: what had come was heard; it resumes there if the
+    // source answers again, else the player stops on it with one notice (nothing is skipped).
+    const cutShort = (audio?.error as { cutShort?: boolean } | null)?.cutShort === true
     if (recoveryTried) {
+      if (cutShort) return stopCutShort(song, resumeAt)
       return skip(song, { cause: 'load-failed' }, { autoplay: wantPlaying, direction: 1 })
     }
     recoveryTried = true
@@ -275,12 +268,15 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
       resolution = await resolveSong(song, true)
     } catch (cause) {
       if (mine !== generation) return
+      if (cutShort) return stopCutShort(song, resumeAt)
       const failure = toCadenceError(cause)
       if (isSourceDown(failure)) return stopWithError(failure)
       return skip(song, { cause: 'error', reason: failure.message }, { autoplay: wantPlaying })
     }
     if (mine !== generation) return
     detail.value = resolution.song
+    if (cutShort && (!resolution.url || resolution.song.privilege?.playable === false))
+      return stopCutShort(song, resumeAt)
     if (!resolution.url || resolution.song.privilege?.playable === false) {
       const cause = resolution.url ? 'unplayable' : 'no-url'
       return skip(song, { cause, reason: resolution.song.privilege?.reason }, { autoplay: wantPlaying })
@@ -400,9 +396,4 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     prefetchSoon,
     warm,
   }
-}
-
-/** What the crossfade's album rule needs of a song (the data source gives no track numbers). */
-function trackInfo(song: Song): TrackInfo {
-  return { albumId: song.album?.id }
 }

@@ -1,4 +1,5 @@
 import type { Song } from '@shared/api/models'
+import type { SourcedSong } from '@shared/player/media-url'
 import { chooseBitrate } from '@shared/player/quality'
 import { isUrlFresh, playableUrl, SIGNED_URL_MAX_AGE_MS } from '@shared/player/signed-url'
 import type { Quality } from '@shared/settings'
@@ -19,14 +20,16 @@ export interface Resolution {
  * its age (one request at a time per song; `fresh` resolves again).
  */
 export function createResolveCache(deps: {
-  resolve: (args: { id: Song['id']; br: number }) => Promise<Song>
+  resolve: (args: { id: Song['id']; br: number; sourceId?: string }) => Promise<Song>
   quality: () => Quality
 }) {
   const resolutions = new Map<string, Resolution>()
   const inflight = new Map<string, Promise<Resolution>>()
 
   function resolveSong(song: Song, fresh = false): Promise<Resolution> {
-    const id = String(song.id)
+    // A song of another data source (a download) is asked for with its source, and kept apart.
+    const sourceId = (song as SourcedSong).sourceId
+    const id = sourceId ? `${sourceId}\n${song.id}` : String(song.id)
     const br = chooseBitrate(song.privilege, deps.quality())
     const known = resolutions.get(id)
     if (!fresh && known && known.br === br && isUrlFresh(known.at, Date.now())) {
@@ -36,7 +39,7 @@ export function createResolveCache(deps: {
     if (!fresh && pending) return pending
     const at = Date.now()
     const request = deps
-      .resolve({ id: song.id, br })
+      .resolve(sourceId ? { id: song.id, br, sourceId } : { id: song.id, br })
       .then((resolved): Resolution => {
         const resolution = { song: resolved, url: resolved.meta?.url || undefined, br, at }
         // A song that could not play now (offline and not on this computer, no rights, no URL) is asked

@@ -123,12 +123,13 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     nodes.applyVolume(muted ? 0 : volume * volume)
   }
 
-  function fail(track: Track, failure: unknown) {
+  function fail(track: Track, failure: unknown, cutShort = false) {
     // One error per song, as an element reports one (its open, play and seek may all see the failure).
     if (track !== current || track.disposed || track.failed) return
     track.failed = true
     const code = failure instanceof MediaFailure ? failure.code : 2
-    error = { code, message: String((failure as Error)?.message ?? failure) } as MediaError
+    const message = String((failure as Error)?.message ?? failure)
+    error = { code, message, cutShort } as MediaError & { cutShort: boolean }
     paused = true
     stopTicker()
     emit('error')
@@ -148,6 +149,17 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     if (!track || paused) return
     void track.pump()
     emit('timeupdate')
+    if (track.cutShort !== undefined) {
+      // Its source stopped answering: what arrived plays to its end, then the song fails there (no
+      // following song starts: the engine decides what comes next).
+      next.stop()
+      if (track.endTime !== undefined && now() >= track.endTime) {
+        pendingPosition = track.position(track.endTime)
+        emit('timeupdate')
+        fail(track, track.cutShort, true)
+      }
+      return
+    }
     const handover = next.tick(track)
     if (handover !== undefined && now() >= handover) finish(track)
   }

@@ -91,6 +91,11 @@ export class Track {
   gainDb = 0
   disposed = false
   failed = false
+  /**
+   * Reading on failed while the song played (its source stopped answering): the song ends where its
+   * scheduled audio ends (`endTime`), and the output then reports this failure, once that has played.
+   */
+  cutShort: unknown = undefined
   private source?: PcmSource
   /** For a streamed FLAC, MP3 or AAC file: decodes it whole instead, once, if its decoder fails. */
   private wholeInstead?: () => Promise<void>
@@ -384,6 +389,7 @@ export class Track {
   ): Promise<number | undefined> {
     const source = this.source!
     this.endTime = undefined
+    this.cutShort = undefined
     const exact = source.seek(position)
     this.stretcher = createStretcher(this.speed, source.channels, this.context.sampleRate)
     this.pumping = undefined
@@ -460,9 +466,15 @@ export class Track {
           if (!(await this.fill(epoch, CHUNK_SECONDS * Math.min(1, this.speed)))) break
         }
       } catch (failure) {
-        // A range that failed, or a frame the decoder refused, while playing on: the song fails as an
-        // element's would (the engine then recovers at this position), not a silent stall.
-        if (epoch === this.epoch && !this.disposed) this.onFailure(failure)
+        // A range that failed while playing on: what is scheduled plays to its end, then the song fails
+        // as an element's would (the engine then recovers at that position), not a silent stall. A frame
+        // the decoder refused fails at once.
+        if (epoch !== this.epoch || this.disposed) return
+        const undecodable = failure instanceof MediaFailure && failure.code !== 2
+        if (!undecodable && this.scheduledFrames > 0) {
+          this.cutShort = failure
+          this.endTime = this.cursorTime
+        } else this.onFailure(failure)
       } finally {
         finished = true
         if (epoch === this.epoch) this.pumping = undefined

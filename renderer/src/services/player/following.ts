@@ -1,0 +1,49 @@
+import type { Song } from '@shared/api/models'
+import { isGapless } from './audio-element'
+import type { PlayerAudio } from './audio/player-audio'
+import type { TrackInfo } from './audio/gapless'
+import type { EngineQueue } from './engine-types'
+import type { Resolution } from './resolve-cache'
+
+/**
+ * Tells a gapless output which song follows the current one when it ends (none for repeat one), once
+ * that song is resolved; a newer load (`generation`) or a queue that moved meanwhile leaves it be.
+ */
+export function createFollowing(deps: {
+  queue: EngineQueue
+  resolveSong: (song: Song) => Promise<Resolution>
+  output: () => PlayerAudio | undefined
+  generation: () => number
+}) {
+  return function prepareFollowing() {
+    const output = deps.output()
+    if (!isGapless(output)) return
+    const q = deps.queue
+    const following = q.peekAdvance?.()
+    const current = q.currentEntry
+    if (
+      !following ||
+      !current ||
+      following.key === current.key ||
+      following.item.privilege?.playable === false
+    ) {
+      output.prepare(undefined)
+      return
+    }
+    const mine = deps.generation()
+    // The album rule of the crossfade: none between consecutive tracks of one album.
+    const songs = { current: trackInfo(current.item), next: trackInfo(following.item) }
+    deps.resolveSong(following.item).then(
+      (resolution) => {
+        if (mine === deps.generation() && q.peekAdvance?.()?.key === following.key)
+          output.prepare(resolution.url, songs)
+      },
+      () => undefined,
+    )
+  }
+}
+
+/** What the crossfade's album rule needs of a song (the data source gives no track numbers). */
+function trackInfo(song: Song): TrackInfo {
+  return { albumId: song.album?.id }
+}
