@@ -44,7 +44,7 @@ describe('the built bundles', () => {
     const r = await report('renderer')
     const modules = r.chunks.filter((c) => initial.includes(c.file)).flatMap((c) => Object.keys(c.modules))
     expect(modules.some((id) => id.includes('node_modules/@vue/runtime-core/'))).toBe(true)
-    expect(modules.some((id) => id.endsWith('messages/player.ts?lang=en'))).toBe(true)
+    expect(modules.some((id) => id.endsWith('messages/nav.ts?lang=en'))).toBe(true)
     const deferred = [
       /\?lang=zh-CN$/,
       /messages\/settings\.ts\?lang=en$/,
