@@ -124,6 +124,6 @@ describe('translated text with precompiled messages', () => {
     await app.page.getByTestId('qr-panel').waitFor()
     expect(await scripts()).not.toEqual([])
     expect((await scripts()).filter((name) => /\/(PlayerDock|player)-[^/]+\.js$/.test(name))).toEqual([])
-    expect(await app.page.getByTestId('now-playing').count()).toBe(0)
+    await expect.poll(() => app.page.getByTestId('now-playing').count(), { timeout: 10_000 }).toBe(0)
   })
 })

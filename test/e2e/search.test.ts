@@ -30,9 +30,11 @@ describe('Search', () => {
     expect(expected.songs.length).toBeGreaterThan(0)
     await input.pressSequentially('night', { delay: 30 })
     await page.getByTestId('search-songs').getByTestId('song-row').first().waitFor()
-    expect(await page.getByTestId('search-songs').getByTestId('song-name').allTextContents()).toEqual(
-      expected.songs.map((s) => s.name),
-    )
+    await expect
+      .poll(() => page.getByTestId('search-songs').getByTestId('song-name').allTextContents(), {
+        timeout: 10_000,
+      })
+      .toEqual(expected.songs.map((s) => s.name))
     await shootBothThemes(app, 'ui-search')
   })
 
@@ -77,7 +79,7 @@ describe('Search', () => {
     expect((await recent.locator('li').allTextContents()).slice(0, 2)).toEqual(['海风', 'night'])
     await recent.getByRole('button', { name: 'night' }).click()
     await page.getByTestId('search-songs').waitFor()
-    expect(await page.getByTestId('search-input').inputValue()).toBe('night')
+    await expect.poll(() => page.getByTestId('search-input').inputValue(), { timeout: 10_000 }).toBe('night')
   })
 
   it('says so when nothing matches', async () => {
@@ -112,13 +114,13 @@ describe('Search typed at once', () => {
     await page.keyboard.type('t', { delay: 5 })
     const input = page.getByTestId('search-input')
     await input.waitFor()
-    expect(await input.inputValue()).toBe('night')
+    await expect.poll(() => input.inputValue(), { timeout: 10_000 }).toBe('night')
     await expect
       .poll(() => page.getByTestId('search-songs').getByTestId('song-name').allTextContents())
       .toEqual(expected.songs.map((s) => s.name))
     // Typing goes on in the field itself.
     await page.keyboard.type(' x', { delay: 5 })
-    expect(await input.inputValue()).toBe('night x')
+    await expect.poll(() => input.inputValue(), { timeout: 10_000 }).toBe('night x')
   })
 
   it('shows more than the first 20 songs when asked for more', async () => {
@@ -129,6 +131,6 @@ describe('Search typed at once', () => {
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(20)
     await page.getByTestId('search-more').click()
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThan(20)
-    expect(await page.getByTestId('search-more').count()).toBe(0)
+    await expect.poll(() => page.getByTestId('search-more').count(), { timeout: 10_000 }).toBe(0)
   })
 })
