@@ -12,7 +12,9 @@ import { createResolveCache } from './resolve-cache'
 import type { Resolution } from './resolve-cache'
 
 /**
- * The playback engine: the one `<audio>` element, its events, and resolve-and-resume. It resolves the
+ * The playback engine: the player's output (`audio-element.ts`: the Web Audio output behind the members
+ * and events of an `<audio>` element, or a plain element where there is no Web Audio), its events, and
+ * resolve-and-resume. It resolves the
  * current queue entry (`player:resolve` with the chosen bitrate), plays it, fetches the next song's URL
  * ahead of time, re-resolves an expired URL and resumes at the same position, skips what cannot play and
  * stops (keeping the queue) when the data source is down. It knows nothing of views, sessions or main.
