@@ -12,15 +12,12 @@ import { createResolveCache } from './resolve-cache'
 import type { Resolution } from './resolve-cache'
 
 /**
- * The playback engine: the player's output (`audio-element.ts`: the Web Audio output behind the members
- * and events of an `<audio>` element, or a plain element where there is no Web Audio), its events, and
- * resolve-and-resume. It resolves the
- * current queue entry (`player:resolve` with the chosen bitrate), plays it, fetches the next song's URL
- * ahead of time, re-resolves an expired URL and resumes at the same position, skips what cannot play and
- * stops (keeping the queue) when the data source is down. It knows nothing of views, sessions or main.
- *
- * Its parts: `resolve-cache.ts` (resolving with its age), `recovery.ts` (stop or skip), `audio-element.ts`
- * (the output it drives) and `engine-types.ts`.
+ * The playback engine: the player's output (an element-like face over the Web Audio output), its events,
+ * and resolve-and-resume. It resolves the current queue entry (`player:resolve` with the chosen bitrate),
+ * plays it, fetches the next song's URL ahead of time, re-resolves an expired URL and resumes at the same
+ * position, skips what cannot play and stops (keeping the queue) when the data source is down. It knows
+ * nothing of views, sessions or main. Its parts: `resolve-cache.ts` (resolving with its age),
+ * `recovery.ts` (stop or skip), `audio-element.ts` (the output it drives) and `engine-types.ts`.
  */
 
 export { URL_MAX_AGE_MS } from './resolve-cache'
