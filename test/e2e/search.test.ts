@@ -126,8 +126,16 @@ describe('Search typed at once', () => {
   it('shows more than the first 20 songs when asked for more', async () => {
     const page = app.page
     await page.getByTestId('nav-search').click()
+    const expected = await api<Found>(app, `/search?keywords=ing&limit=20`)
     await page.getByTestId('search-input').fill('ing')
     const rows = page.getByTestId('search-songs').getByTestId('song-row')
+    // The rows of these words, not the last search's (still shown for the 250 ms before this one runs:
+    // "more" clicked then would ask for more of the old words, and 'ing' would then come back 20 long).
+    await expect
+      .poll(() => page.getByTestId('search-songs').getByTestId('song-name').allTextContents(), {
+        timeout: 10_000,
+      })
+      .toEqual(expected.songs.map((s) => s.name))
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(20)
     await page.getByTestId('search-more').click()
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThan(20)
