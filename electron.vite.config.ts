@@ -12,8 +12,7 @@ const alias = {
 }
 
 /** The English message files in the initial bundle (the rest is the `messages-en` chunk). */
-const FRAME_MESSAGES =
-  /[\\/](auth|collection|common|library|listening|nav|nowPlaying|player|source)\.ts\?lang=en$/
+const FRAME_MESSAGES = /[\\/](auth|common|library|nav|source)\.ts\?lang=en$/
 
 export default defineConfig({
   main: {

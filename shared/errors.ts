@@ -37,6 +37,11 @@ export interface ErrorPayload {
   code?: number
   /** The HTTP status, when there was a response. */
   status?: number
+  /**
+   * Technical text for logs and the "Details" a person may open (which schema check failed, and where):
+   * never the message itself.
+   */
+  detail?: string
 }
 
 /** An error with a kind, as thrown by the bridge in the renderer and by the core in main. */
@@ -46,6 +51,7 @@ export class CadenceError extends Error {
   readonly channel?: string
   readonly code?: number
   readonly status?: number
+  readonly detail?: string
 
   constructor(payload: Omit<ErrorPayload, 'name'> & { name?: ErrorPayload['name'] }) {
     super(payload.message)
@@ -55,11 +61,22 @@ export class CadenceError extends Error {
     this.channel = payload.channel
     this.code = payload.code
     this.status = payload.status
+    if (payload.detail !== undefined) this.detail = payload.detail
   }
 
   toPayload(): ErrorPayload {
-    const { kind, message, endpoint, channel, code, status } = this
-    return { name: this.name as ErrorPayload['name'], kind, message, endpoint, channel, code, status }
+    const { kind, message, endpoint, channel, code, status, detail } = this
+    const payload: ErrorPayload = {
+      name: this.name as ErrorPayload['name'],
+      kind,
+      message,
+      endpoint,
+      channel,
+      code,
+      status,
+    }
+    if (detail !== undefined) payload.detail = detail
+    return payload
   }
 }
 

@@ -1,7 +1,7 @@
 import type { CollectionSong } from './collection-song'
 
 /**
- * What crosses IPC for the offline features (issue 23): downloads, the media cache and offline mode.
+ * What crosses IPC for the offline features: downloads, the media cache and offline mode.
  * Types only, like the rest of the contract; the channels are declared in `./contract` and `./schemas`.
  */
 

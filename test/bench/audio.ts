@@ -21,7 +21,7 @@ import { startNullSink } from './pulse'
  * `npm run bench:audio`: the app's sound, recorded. A private PulseAudio with one null sink as its only
  * output; Chromium (the e2e harness: real renderer, core and reference server) started without
  * `--mute-audio` and pointed at it; the sink's monitor recorded with `parec` (48 kHz, s16le, stereo).
- * Each figure's method is in docs/playback.md ("Measuring the sound"). Figures, not pass/fail.
+ * Each figure's method and the runs are in docs/bench/playback-results.md. Figures, not pass/fail.
  * Needs `npx electron-vite build`, pulseaudio and pulseaudio-utils.
  */
 

@@ -25,9 +25,9 @@ describe('Browse: Home → playlist → artist', () => {
     const toplists = await api<P[]>(app, '/playlist/toplist?limit=6')
     await page.getByTestId('home-playlists').getByTestId('playlist-card').first().waitFor()
     await page.getByTestId('home-toplists').getByTestId('playlist-card').first().waitFor()
-    expect(await page.getByTestId('home-toplists').locator('h3').allTextContents()).toEqual(
-      toplists.map((p) => p.name),
-    )
+    await expect
+      .poll(() => page.getByTestId('home-toplists').locator('h3').allTextContents(), { timeout: 10_000 })
+      .toEqual(toplists.map((p) => p.name))
     await page.getByTestId('home-songs').getByTestId('song-row').first().waitFor()
     await page.getByTestId('home-artists').getByTestId('artist-card').first().waitFor()
     await shootBothThemes(app, 'ui-home')
@@ -43,17 +43,23 @@ describe('Browse: Home → playlist → artist', () => {
     await first.click()
     await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(detail.name)
     await page.getByTestId('song-row').first().waitFor()
-    expect(await page.getByTestId('song-name').first().textContent()).toBe(detail.songs![0].name)
-    expect(await page.getByTestId('playlist-count').textContent()).toContain(String(detail.songs!.length))
+    await expect
+      .poll(() => page.getByTestId('song-name').first().textContent(), { timeout: 10_000 })
+      .toBe(detail.songs![0].name)
+    await expect
+      .poll(() => page.getByTestId('playlist-count').textContent(), { timeout: 10_000 })
+      .toContain(String(detail.songs!.length))
     // The total time, as the app's own playlists show it: the sum of the songs' durations, rounded down
     // as every time shown is.
     const seconds = Math.floor(detail.songs!.reduce((sum, s) => sum + (s.duration ?? 0), 0) / 1000)
-    expect(await page.getByTestId('playlist-duration').textContent()).toBe(
-      seconds >= 3600
-        ? `${Math.floor(seconds / 3600)} h ${Math.floor(seconds / 60) % 60} min`
-        : `${Math.floor(seconds / 60)} min ${seconds % 60} s`,
-    )
-    expect(await page.getByTestId('play-all').isEnabled()).toBe(true)
+    await expect
+      .poll(() => page.getByTestId('playlist-duration').textContent(), { timeout: 10_000 })
+      .toBe(
+        seconds >= 3600
+          ? `${Math.floor(seconds / 3600)} h ${Math.floor(seconds / 60) % 60} min`
+          : `${Math.floor(seconds / 60)} min ${seconds % 60} s`,
+      )
+    await expect.poll(() => page.getByTestId('play-all').isEnabled(), { timeout: 10_000 }).toBe(true)
     await shootBothThemes(app, 'ui-playlist')
   })
 
@@ -69,7 +75,9 @@ describe('Browse: Home → playlist → artist', () => {
     const name = (await link.textContent())!
     await link.click()
     await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(name)
-    expect(await page.getByTestId('playlist-type').textContent()).toBe('Artist')
+    await expect
+      .poll(() => page.getByTestId('playlist-type').textContent(), { timeout: 10_000 })
+      .toBe('Artist')
     await page.getByTestId('song-row').first().waitFor()
     await shootBothThemes(app, 'ui-artist')
   })
@@ -92,9 +100,9 @@ describe('Browse: Home → playlist → artist', () => {
     await page.getByTestId('song-row').first().getByTestId('song-name').click({ button: 'right' })
     const menu = page.getByTestId('context-menu')
     await menu.waitFor()
-    expect(await menu.locator('[role="menuitem"]').allTextContents()).toEqual(
-      expect.arrayContaining(['Play next', 'Add to queue']),
-    )
+    await expect
+      .poll(() => menu.locator('[role="menuitem"]').allTextContents(), { timeout: 10_000 })
+      .toEqual(expect.arrayContaining(['Play next', 'Add to queue']))
     await app.screenshot('ui-song-menu')
     await page.keyboard.press('Escape')
     await menu.waitFor({ state: 'detached' })

@@ -44,7 +44,7 @@ describe('the built bundles', () => {
     const r = await report('renderer')
     const modules = r.chunks.filter((c) => initial.includes(c.file)).flatMap((c) => Object.keys(c.modules))
     expect(modules.some((id) => id.includes('node_modules/@vue/runtime-core/'))).toBe(true)
-    expect(modules.some((id) => id.endsWith('messages/player.ts?lang=en'))).toBe(true)
+    expect(modules.some((id) => id.endsWith('messages/nav.ts?lang=en'))).toBe(true)
     const deferred = [
       /\?lang=zh-CN$/,
       /messages\/settings\.ts\?lang=en$/,
@@ -124,6 +124,6 @@ describe('translated text with precompiled messages', () => {
     await app.page.getByTestId('qr-panel').waitFor()
     expect(await scripts()).not.toEqual([])
     expect((await scripts()).filter((name) => /\/(PlayerDock|player)-[^/]+\.js$/.test(name))).toEqual([])
-    expect(await app.page.getByTestId('now-playing').count()).toBe(0)
+    await expect.poll(() => app.page.getByTestId('now-playing').count(), { timeout: 10_000 }).toBe(0)
   })
 })

@@ -68,11 +68,15 @@ describe('Browsing and collecting', () => {
     await row.getByTestId('song-name').click({ button: 'right' })
     await page.locator(`[data-menu-item="album"]`).click()
     await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(album.name)
-    expect(await page.getByTestId('playlist-type').textContent()).toBe('Album')
+    await expect
+      .poll(() => page.getByTestId('playlist-type').textContent(), { timeout: 10_000 })
+      .toBe('Album')
     await page.getByTestId('song-row').first().waitFor()
-    expect(await names()).toEqual(detail.songs!.map((s) => s.name))
-    expect(await page.getByTestId('album-by-search').count()).toBe(0)
-    expect(await page.getByTestId('playlist-duration').textContent()).toMatch(/^\d+ min \d+ s$/)
+    await expect.poll(() => names(), { timeout: 10_000 }).toEqual(detail.songs!.map((s) => s.name))
+    await expect.poll(() => page.getByTestId('album-by-search').count(), { timeout: 10_000 }).toBe(0)
+    await expect
+      .poll(() => page.getByTestId('playlist-duration').textContent(), { timeout: 10_000 })
+      .toMatch(/^\d+ min \d+ s$/)
     await page.mouse.move(640, 760)
     await shootForDocsBothThemes(page, 'album')
     await page.getByTestId('song-row').first().getByTestId('song-name').click({ button: 'right' })
@@ -107,8 +111,10 @@ describe('Browsing and collecting', () => {
     await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(artist.name)
     const cards = page.getByTestId('artist-albums').getByTestId('album-card')
     await expect.poll(() => cards.count()).toBe(detail.meta!.albums!.length)
-    expect(await cards.locator('h3').allTextContents()).toEqual(detail.meta!.albums!.map((a) => a.name))
-    expect(await page.getByTestId('albums-by-search').count()).toBe(0)
+    await expect
+      .poll(() => cards.locator('h3').allTextContents(), { timeout: 10_000 })
+      .toEqual(detail.meta!.albums!.map((a) => a.name))
+    await expect.poll(() => page.getByTestId('albums-by-search').count(), { timeout: 10_000 }).toBe(0)
     await cards.first().scrollIntoViewIfNeeded()
     await app.screenshot('ui-artist-albums')
     if (detail.meta!.albums!.length) {
@@ -126,7 +132,9 @@ describe('Browsing and collecting', () => {
     await page.getByTestId('collection-name-input').fill('Evening')
     await page.getByTestId('collection-name-save').click()
     await page.getByTestId('collection-empty').waitFor()
-    expect(await page.getByTestId('sidebar-collection-item').allTextContents()).toEqual(['Evening'])
+    await expect
+      .poll(() => page.getByTestId('sidebar-collection-item').allTextContents(), { timeout: 10_000 })
+      .toEqual(['Evening'])
 
     await page.getByTestId('nav-home').click()
     const rows = page.getByTestId('home-songs').getByTestId('song-row')
@@ -135,9 +143,9 @@ describe('Browsing and collecting', () => {
       0,
       3,
     )
-    expect(await page.getByTestId('home-songs-duration').textContent()).toMatch(
-      /^\s*\d+ songs · \d+ min \d+ s\s*$/,
-    )
+    await expect
+      .poll(() => page.getByTestId('home-songs-duration').textContent(), { timeout: 10_000 })
+      .toMatch(/^\s*\d+ songs · \d+ min \d+ s\s*$/)
     await page.getByTestId('home-songs').screenshot({ path: `${RESULTS_DIR}/ui-home-songs.png` })
     for (let i = 0; i < 3; i++) {
       await rows.nth(i).getByTestId('song-name').click({ button: 'right' })
@@ -149,7 +157,9 @@ describe('Browsing and collecting', () => {
     await page.getByTestId('sidebar-collection-item').filter({ hasText: 'Evening' }).click()
     await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe('Evening')
     await expect.poll(names).toEqual(wanted)
-    expect(await page.getByTestId('playlist-count').textContent()).toBe('3 songs')
+    await expect
+      .poll(() => page.getByTestId('playlist-count').textContent(), { timeout: 10_000 })
+      .toBe('3 songs')
 
     const list = page.getByTestId('song-row')
     await list.nth(0).dragTo(list.nth(2))
@@ -183,7 +193,7 @@ describe('Browsing and collecting', () => {
     await page.getByTestId('collection-add-new-name').fill('From now playing')
     await page.getByTestId('collection-add-new').click()
     await page.getByTestId('collection-add-dialog').waitFor({ state: 'detached' })
-    expect(await screen.isVisible()).toBe(true)
+    await expect.poll(() => screen.isVisible(), { timeout: 10_000 }).toBe(true)
     await page.keyboard.press('Escape')
     await screen.waitFor({ state: 'detached' })
     await page.getByTestId('sidebar-collection-item').filter({ hasText: 'From now playing' }).click()
@@ -212,7 +222,7 @@ describe('Browsing and collecting', () => {
     await page.getByTestId('collection-import-file').setInputFiles(path)
     await expect.poll(() => sidebarItems().count()).toBe(playlists + 1)
     // The copy is told apart from the playlist it was exported from.
-    expect(await sidebarItems().allTextContents()).toContain('Export me (2)')
+    await expect.poll(() => sidebarItems().allTextContents(), { timeout: 10_000 }).toContain('Export me (2)')
     await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe('Export me (2)')
     await expect.poll(names).toEqual(before)
     const stored = app.store.snapshot()['collection:builtin'] as Array<{ id: string; name: string }>

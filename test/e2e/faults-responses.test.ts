@@ -67,14 +67,20 @@ describe('Home under hostile answers', () => {
       expect(message).toBeTruthy()
       // Not blank: the page keeps its heading and the other sections.
       await expect(page.locator('h1.title').isVisible()).resolves.toBe(true)
-      expect(await page.getByTestId('home-toplists').getByTestId('playlist-card').count()).toBeGreaterThan(0)
+      await expect
+        .poll(() => page.getByTestId('home-toplists').getByTestId('playlist-card').count(), {
+          timeout: 10_000,
+        })
+        .toBeGreaterThan(0)
       await app.screenshot(`faults-home-${name.replace(/\W+/g, '-')}`)
 
       proxy.set(RECOMMEND, 'pass')
       await alert.getByRole('button').click()
       await section.getByTestId('playlist-card').first().waitFor()
-      expect(await section.locator('[role="alert"]').count()).toBe(0)
-      expect(await section.getByTestId('playlist-card').count()).toBeGreaterThan(0)
+      await expect.poll(() => section.locator('[role="alert"]').count(), { timeout: 10_000 }).toBe(0)
+      await expect
+        .poll(() => section.getByTestId('playlist-card').count(), { timeout: 10_000 })
+        .toBeGreaterThan(0)
     },
     60_000,
   )

@@ -61,7 +61,7 @@ describe('the data source dies during playback', () => {
     const songs = await findSongs(app, 4, playable)
     await playSongs(page, songs)
     await waitForClock(page, 0.3)
-    expect(await title(page)).toBe(songs[0].name)
+    await expect.poll(() => title(page), { timeout: 10_000 }).toBe(songs[0].name)
 
     // The data source goes away (its process is gone: the port is closed).
     const port = Number(new URL(app.server!.url).port)
@@ -76,11 +76,13 @@ describe('the data source dies during playback', () => {
     // Offline mode (issue 23): said once, songs not on this computer are skipped with that reason, and
     // when nothing after it can play the queue stays where it was.
     expect(during).toMatchObject({ entries: 4, current: songs[1].name })
-    expect(await notice.innerText()).toContain('Not available offline')
+    await expect.poll(() => notice.innerText(), { timeout: 10_000 }).toContain('Not available offline')
     await page.getByTestId('offline-banner').waitFor()
-    expect(await page.getByTestId('player-audio').evaluate((el) => (el as HTMLAudioElement).paused)).toBe(
-      true,
-    )
+    await expect
+      .poll(() => page.getByTestId('player-audio').evaluate((el) => (el as HTMLAudioElement).paused), {
+        timeout: 10_000,
+      })
+      .toBe(true)
 
     // Back on the same address, as the app's supervisor would bring it back, and main is told.
     revivedDir = await mkdtemp(join(tmpdir(), 'cadence-faults-revived-'))
@@ -94,8 +96,10 @@ describe('the data source dies during playback', () => {
 
     await page.getByTestId('player-toggle').click()
     await waitForClock(page, 0.3, 20_000)
-    expect(await title(page)).toBe(songs[1].name)
-    expect(await playerView(page)).toMatchObject({ entries: 4, current: songs[1].name })
+    await expect.poll(() => title(page), { timeout: 10_000 }).toBe(songs[1].name)
+    await expect
+      .poll(() => playerView(page), { timeout: 10_000 })
+      .toMatchObject({ entries: 4, current: songs[1].name })
   })
 })
 
@@ -157,7 +161,9 @@ describe('the login expires mid-session', () => {
     )
     await page.evaluate((id) => (location.hash = `#/playlist/${id}`), playlist.id)
     await page.getByTestId('playlist-name').waitFor()
-    expect(await page.getByTestId('playlist-name').innerText()).toBe(playlist.name)
+    await expect
+      .poll(() => page.getByTestId('playlist-name').innerText(), { timeout: 10_000 })
+      .toBe(playlist.name)
     const where = await page.evaluate(() => location.hash)
 
     // The server forgets every login; the next thing that needs it (a like) finds out.
@@ -165,7 +171,7 @@ describe('the login expires mid-session', () => {
     await page.getByTestId('song-row').first().getByTestId('like-button').click()
     const banner = page.getByTestId('session-expired')
     await banner.waitFor({ timeout: 15_000 })
-    expect(await banner.innerText()).toMatch(/log in/i)
+    await expect.poll(() => banner.innerText(), { timeout: 10_000 }).toMatch(/log in/i)
     await app.screenshot('faults-login-expired')
 
     // Log in again from the prompt.
@@ -176,7 +182,9 @@ describe('the login expires mid-session', () => {
     // The in-window login view goes back to where the user was once signed in.
     await expect.poll(() => page.evaluate(() => location.hash), { timeout: 5000 }).toBe(where)
     await page.getByTestId('playlist-name').waitFor()
-    expect(await page.getByTestId('playlist-name').innerText()).toBe(playlist.name)
+    await expect
+      .poll(() => page.getByTestId('playlist-name').innerText(), { timeout: 10_000 })
+      .toBe(playlist.name)
     await expect.poll(() => app.loginPage()).toBeUndefined()
   })
 })

@@ -19,7 +19,7 @@ describe('Home', () => {
 
     const cards = app.page.getByTestId('home-playlists').getByTestId('playlist-card')
     await cards.first().waitFor()
-    expect(await cards.locator('h3').allTextContents()).toEqual(expected)
+    await expect.poll(() => cards.locator('h3').allTextContents(), { timeout: 10_000 }).toEqual(expected)
     await app.screenshot('home')
   })
 

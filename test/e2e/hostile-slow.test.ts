@@ -62,7 +62,7 @@ describe('one slow answer from the data source', () => {
 
     await playSongs(page, songs)
     await waitForClock(page, 0.3, 45_000)
-    expect(await title(page)).toBe(songs[1]!.name)
+    await expect.poll(() => title(page), { timeout: 10_000 }).toBe(songs[1]!.name)
     const notices = (await page.evaluate(() => (window as unknown as { notices: string[] }).notices)).map(
       (text) => JSON.parse(text) as { type: string; song?: string; reason?: string },
     )
@@ -75,7 +75,7 @@ describe('one slow answer from the data source', () => {
       },
     ])
     expect(hostile.trickled()).toBeGreaterThan(19)
-    expect(await page.getByTestId('offline-banner').count()).toBe(0)
+    await expect.poll(() => page.getByTestId('offline-banner').count(), { timeout: 10_000 }).toBe(0)
     const state = await page.evaluate(() => window.cadence.invoke('offline:state'))
     expect(state as OfflineState).toEqual({ offline: false })
     await app.screenshot('hostile-slow-skipped')

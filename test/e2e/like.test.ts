@@ -59,7 +59,9 @@ describe('Like and unlike', () => {
     const page = app.page
     await page.getByTestId('nav-library').click()
     await page.getByTestId('playlist-card').first().waitFor()
-    expect(await page.getByTestId('playlist-card').first().getAttribute('data-liked')).toBe('true')
+    await expect
+      .poll(() => page.getByTestId('playlist-card').first().getAttribute('data-liked'), { timeout: 10_000 })
+      .toBe('true')
     await shootBothThemes(app, 'ui-library')
   })
 })

@@ -73,8 +73,12 @@ describe('Listening beyond the main window', () => {
     const target = lines[2]
     await seekWithSlider(page, target.time + 200)
     await expect.poll(() => current.innerText(), { timeout: 10_000 }).toBe(target.text)
-    expect(await lyrics.getByTestId('desktop-lyrics-next').innerText()).toBe(lines[3]?.text ?? '')
-    expect(await lyrics.getByTestId('desktop-lyrics-translation').innerText()).not.toBe('')
+    await expect
+      .poll(() => lyrics.getByTestId('desktop-lyrics-next').innerText(), { timeout: 10_000 })
+      .toBe(lines[3]?.text ?? '')
+    await expect
+      .poll(() => lyrics.getByTestId('desktop-lyrics-translation').innerText(), { timeout: 10_000 })
+      .not.toBe('')
     // The page is see-through, as the transparent window needs.
     expect(await lyrics.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
       'rgba(0, 0, 0, 0)',
@@ -97,8 +101,10 @@ describe('Listening beyond the main window', () => {
     const mini = page.getByTestId('mini-player')
     await mini.waitFor()
     expect(page.viewportSize()).toEqual({ width: 380, height: 112 })
-    expect(await page.getByTestId('nav-settings').isVisible()).toBe(false)
-    expect(await page.getByTestId('mini-player-title').innerText()).not.toBe('')
+    await expect.poll(() => page.getByTestId('nav-settings').isVisible(), { timeout: 10_000 }).toBe(false)
+    await expect
+      .poll(() => page.getByTestId('mini-player-title').innerText(), { timeout: 10_000 })
+      .not.toBe('')
     await shootForDocs(page, 'mini-player')
     await mini.getByTestId('player-toggle').click()
     await expect

@@ -36,7 +36,9 @@ describe('Login to a data source on this computer', () => {
     const login = app.loginPage()!
     await login.getByTestId('qr-image').waitFor()
     const qrurl = (await login.getByTestId('qr-image').getAttribute('data-qrurl'))!
-    expect(await login.getByTestId('qr-local').textContent()).toMatch(/on this computer/)
+    await expect
+      .poll(() => login.getByTestId('qr-local').textContent(), { timeout: 10_000 })
+      .toMatch(/on this computer/)
     await login.screenshot({ path: join(RESULTS_DIR, 'ui-login-local.png') })
     await login.getByTestId('qr-open-here').click()
     await expect.poll(() => app.opened).toEqual([qrurl])

@@ -51,7 +51,7 @@ describe('Long names, long input and unexpected errors', () => {
     await page.getByTestId('player-open-now-playing').click()
     const title = page.getByTestId('now-playing-title')
     await expect.poll(() => title.textContent()).toBe(LONG_TITLE)
-    expect(await title.getAttribute('title')).toBe(LONG_TITLE)
+    await expect.poll(() => title.getAttribute('title'), { timeout: 10_000 }).toBe(LONG_TITLE)
     const box = await page.evaluate(() => {
       const rect = (sel: string) => document.querySelector(sel)!.getBoundingClientRect()
       const h1 = document.querySelector('[data-testid="now-playing-title"]')!
@@ -79,7 +79,7 @@ describe('Long names, long input and unexpected errors', () => {
     await input.pressSequentially('x'.repeat(150), { delay: 0 })
     expect((await input.inputValue()).length).toBe(100)
     await page.locator('.search-view .common-state, [data-testid="search-songs"]').first().waitFor()
-    expect(await page.locator('.search-view [role="alert"]').count()).toBe(0)
+    await expect.poll(() => page.locator('.search-view [role="alert"]').count(), { timeout: 10_000 }).toBe(0)
   })
 
   it('says "Something went wrong" in the user\'s words when main fails unexpectedly, details behind a toggle', async () => {
@@ -102,9 +102,9 @@ describe('Long names, long input and unexpected errors', () => {
       expect(line).toMatch(/^Could not create the playlist/)
       expect(line).not.toMatch(/Cannot read|in the app|collection:create/)
       const details = toast.getByTestId('toast-details')
-      expect(await details.locator('p').first().isVisible()).toBe(false)
+      await expect.poll(() => details.locator('p').first().isVisible(), { timeout: 10_000 }).toBe(false)
       await details.locator('summary').click()
-      expect(await details.textContent()).toContain('collection:create')
+      await expect.poll(() => details.textContent(), { timeout: 10_000 }).toContain('collection:create')
       await page.keyboard.press('Escape')
     } finally {
       handlers['collection:create'] = create
@@ -126,7 +126,7 @@ describe('Long names, long input and unexpected errors', () => {
     })
     const toast = page.getByTestId('toast').filter({ hasText: '出了点问题' })
     await toast.waitFor()
-    expect(await toast.textContent()).not.toMatch(/^Cannot read/)
+    await expect.poll(() => toast.textContent(), { timeout: 10_000 }).not.toMatch(/^Cannot read/)
     // An unhandled rejection the same way.
     await page.evaluate(() => void Promise.reject(new Error('boom from a forgotten promise')))
     await expect.poll(() => page.getByTestId('toast').filter({ hasText: '出了点问题' }).count()).toBe(1)

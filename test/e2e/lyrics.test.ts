@@ -69,9 +69,9 @@ describe('Lyrics on the now-playing screen', () => {
   it('shifts the timing by 0.5 s steps', async () => {
     const { page } = app
     await page.getByTestId('lyrics-later').click()
-    expect(await page.getByTestId('lyrics-offset').innerText()).toBe('+0.5 s')
+    await expect.poll(() => page.getByTestId('lyrics-offset').innerText(), { timeout: 10_000 }).toBe('+0.5 s')
     await page.getByTestId('lyrics-offset').click()
-    expect(await page.getByTestId('lyrics-offset').innerText()).toBe('0.0 s')
+    await expect.poll(() => page.getByTestId('lyrics-offset').innerText(), { timeout: 10_000 }).toBe('0.0 s')
   })
 
   it('lights word-timed lyrics word by word', async () => {
@@ -81,7 +81,7 @@ describe('Lyrics on the now-playing screen', () => {
     await waitForClock(page, 0.2)
     await page.locator('[data-testid="lyrics-word"].sung').first().waitFor({ timeout: 15_000 })
     const words = page.locator('[aria-current="true"] [data-testid="lyrics-word"]')
-    expect(await words.count()).toBeGreaterThan(1)
+    await expect.poll(() => words.count(), { timeout: 10_000 }).toBeGreaterThan(1)
     await app.screenshot('lyrics-word-timed')
     expect((await audioState(page)).paused).toBe(false)
   })
@@ -107,9 +107,11 @@ describe('The now-playing screen', () => {
     await page.getByTestId('player-open-now-playing').click()
     const screen = page.getByTestId('now-playing-screen')
     await screen.waitFor()
-    expect(await page.getByTestId('now-playing-close').evaluate((el) => el === document.activeElement)).toBe(
-      true,
-    )
+    await expect
+      .poll(() => page.getByTestId('now-playing-close').evaluate((el) => el === document.activeElement), {
+        timeout: 10_000,
+      })
+      .toBe(true)
     // The cover shows from the data source's address; the reference server gives no page CORS approval
     // to read its pixels (issue 33), so the tint comes from the pixels main fetched and serves on its
     // media scheme (cadence-media://cover/), read through a canvas.
@@ -126,11 +128,21 @@ describe('The now-playing screen', () => {
     const coverReads = app.mediaRequests.filter((r) => r.url.startsWith('cadence-media://cover/'))
     expect(coverReads.length).toBeGreaterThan(0)
     expect(coverReads.every((r) => r.status === 200)).toBe(true)
-    expect(await page.getByTestId('now-playing-title').innerText()).toBe(songs[0].name)
-    expect(await page.getByTestId('now-playing-album').innerText()).toBe(songs[0].album!.name)
-    expect(await page.locator('[data-testid="now-playing-screen"] input[type="checkbox"]').count()).toBe(0)
+    await expect
+      .poll(() => page.getByTestId('now-playing-title').innerText(), { timeout: 10_000 })
+      .toBe(songs[0].name)
+    await expect
+      .poll(() => page.getByTestId('now-playing-album').innerText(), { timeout: 10_000 })
+      .toBe(songs[0].album!.name)
+    await expect
+      .poll(() => page.locator('[data-testid="now-playing-screen"] input[type="checkbox"]').count(), {
+        timeout: 10_000,
+      })
+      .toBe(0)
     await page.locator('[data-testid="lyrics-line"][aria-current="true"]').waitFor({ timeout: 15_000 })
-    expect(await page.locator('[data-testid="lyrics-line"] .translation').count()).toBeGreaterThan(0)
+    await expect
+      .poll(() => page.locator('[data-testid="lyrics-line"] .translation').count(), { timeout: 10_000 })
+      .toBeGreaterThan(0)
     await shootForDocsBothThemes(page, 'now-playing')
 
     await page.getByTestId('now-playing-queue').click()

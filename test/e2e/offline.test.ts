@@ -64,9 +64,9 @@ describe('offline: downloads and playing without the data source', () => {
     const states = await page.getByTestId('download-state').allInnerTexts()
     expect(states).toHaveLength(3)
     for (const state of states) expect(state).toMatch(/^[\d.]+ [KM]B$/)
-    expect(await page.getByTestId('download-name').allInnerTexts()).toEqual(
-      songs.slice(0, 3).map((s) => s.name),
-    )
+    await expect
+      .poll(() => page.getByTestId('download-name').allInnerTexts(), { timeout: 10_000 })
+      .toEqual(songs.slice(0, 3).map((s) => s.name))
 
     // A song not downloaded joins the playlist, second; the list marks the three downloads.
     const added = (await app.core.router.invoke(
@@ -81,8 +81,12 @@ describe('offline: downloads and playing without the data source', () => {
     await page.getByTestId('song-row').nth(3).waitFor()
     // The badges follow main's media:available-changed, sent a moment after the last download.
     await page.getByTestId('song-offline-downloaded').nth(2).waitFor()
-    expect(await page.getByTestId('song-offline-downloaded').count()).toBe(3)
-    expect(await page.getByTestId('song-row').nth(1).getByTestId('song-offline-downloaded').count()).toBe(0)
+    await expect.poll(() => page.getByTestId('song-offline-downloaded').count(), { timeout: 10_000 }).toBe(3)
+    await expect
+      .poll(() => page.getByTestId('song-row').nth(1).getByTestId('song-offline-downloaded').count(), {
+        timeout: 10_000,
+      })
+      .toBe(0)
     await app.screenshot('offline-downloaded-badges')
   })
 
@@ -109,7 +113,7 @@ describe('offline: downloads and playing without the data source', () => {
     await app.screenshot('offline-covers')
     await page.getByTestId('play-all').click()
     await waitForClock(page, 0.3)
-    expect(await title(page)).toBe(songs[0].name)
+    await expect.poll(() => title(page), { timeout: 10_000 }).toBe(songs[0].name)
 
     // Next: the song not on this computer is skipped with the reason, the next download plays.
     await page.getByTestId('player-next').click()
@@ -121,16 +125,20 @@ describe('offline: downloads and playing without the data source', () => {
     // Resolving that song found the source gone: the app says so, once.
     const banner = page.getByTestId('offline-banner')
     await banner.waitFor()
-    expect(await banner.innerText()).toContain('Offline: the data source cannot be reached')
+    await expect
+      .poll(() => banner.innerText(), { timeout: 10_000 })
+      .toContain('Offline: the data source cannot be reached')
     await page.getByTestId('nav-search').click()
     await page.getByTestId('sidebar-collection-item').filter({ hasText: 'Train' }).click()
-    expect(await page.getByTestId('offline-banner').count()).toBe(1)
+    await expect.poll(() => page.getByTestId('offline-banner').count(), { timeout: 10_000 }).toBe(1)
 
     await page.getByTestId('player-next').click()
     await page.getByTestId('player-title').getByText(songs[2].name, { exact: true }).waitFor()
     await waitForClock(page, 0.3)
     // The bar's cover too, now that the app knows it is offline.
-    expect(await loadedFrom(page.getByTestId('player-cover'))).toMatch(/^cadence-media:\/\/cover\//)
+    await expect
+      .poll(() => loadedFrom(page.getByTestId('player-cover')), { timeout: 10_000 })
+      .toMatch(/^cadence-media:\/\/cover\//)
     await app.screenshot('offline-playing')
   })
 })

@@ -60,7 +60,9 @@ describe('A long playlist, a page at a time', () => {
   it('opens with the header and the first rows; main sends only those', async () => {
     const { page } = app
     await expect.poll(() => page.getByTestId('playlist-count').textContent()).toBe('10,000 songs')
-    expect(await page.locator('[role="grid"]').getAttribute('aria-rowcount')).toBe('10000')
+    await expect
+      .poll(() => page.locator('[role="grid"]').getAttribute('aria-rowcount'), { timeout: 10_000 })
+      .toBe('10000')
     const head = await core<PlaylistHead>('catalog:playlist', { id })
     expect(head.total).toBe(10_000)
     expect(head.rows.length).toBeGreaterThanOrEqual(40)
@@ -71,7 +73,9 @@ describe('A long playlist, a page at a time', () => {
     expect(row.album).not.toHaveProperty('artists')
     expect(row.meta?.url).toBeUndefined()
     const first = page.locator('main [data-testid="song-row"]').first()
-    expect(await first.getByTestId('song-name').innerText()).toBe(head.rows[0].name)
+    await expect
+      .poll(() => first.getByTestId('song-name').innerText(), { timeout: 10_000 })
+      .toBe(head.rows[0].name)
     // The store holds the first rows and nothing more yet than the pages the list asked for.
     const loaded = await store<number>('playlist', 's.rows.filter(Boolean).length')
     expect(loaded).toBeLessThan(10_000)
@@ -115,9 +119,11 @@ describe('A long playlist, a page at a time', () => {
     })
     const lastRow = page.locator('main [data-testid="song-row"][aria-rowindex="10000"]')
     await lastRow.waitFor()
-    expect(await lastRow.getByTestId('song-name').innerText()).toBe(last.name)
+    await expect.poll(() => lastRow.getByTestId('song-name').innerText(), { timeout: 10_000 }).toBe(last.name)
     await expect.poll(() => page.locator('main [data-testid="song-row-placeholder"]').count()).toBe(0)
-    expect(await page.locator('main [data-testid="song-row"]').count()).toBeLessThanOrEqual(100)
+    await expect
+      .poll(() => page.locator('main [data-testid="song-row"]').count(), { timeout: 10_000 })
+      .toBeLessThanOrEqual(100)
     // Only the pages in view were asked for, not the whole list.
     const loaded = await store<number>('playlist', 's.rows.filter(Boolean).length')
     expect(loaded).toBeLessThan(2_000)
@@ -135,7 +141,9 @@ describe('A long playlist, a page at a time', () => {
       all.push(...(await core<PlaylistRows>('catalog:playlist-rows', { id, offset, limit: 2000 })).rows)
     }
     const playable = all.filter((s) => s.privilege?.playable !== false)
-    expect(await store<number>('queue', 's.songs.length')).toBe(playable.length)
+    await expect
+      .poll(() => store<number>('queue', 's.songs.length'), { timeout: 10_000 })
+      .toBe(playable.length)
     const ids = await store<string[]>('queue', 's.songs.map((x) => String(x.id))')
     expect(ids).toEqual(playable.map((s) => String(s.id)))
     expect(await store<boolean>('queue', 's.shuffle')).toBe(false)
@@ -187,7 +195,9 @@ describe('A long playlist, a page at a time', () => {
     const name = await match.getByTestId('song-name').innerText()
     await match.getByTestId('song-name').dblclick()
     await page.getByTestId('player-title').getByText(name, { exact: true }).waitFor()
-    expect(await store<number>('queue', 's.songs.length')).toBe(expected.total)
+    await expect
+      .poll(() => store<number>('queue', 's.songs.length'), { timeout: 10_000 })
+      .toBe(expected.total)
 
     // Nothing matches: said so.
     await page.getByTestId('playlist-filter').fill('zzzz no such song qqqq')
@@ -215,7 +225,9 @@ describe('A long playlist, a page at a time', () => {
       .poll(async () => (names = await shown.allInnerTexts())[0], { timeout: 15_000 })
       .toBe(expected.rows[0].name || 'Untitled')
     expect(names.slice(0, 5)).toEqual(expected.rows.map((r) => r.name || 'Untitled'))
-    expect(await page.locator('[role="grid"]').getAttribute('aria-rowcount')).toBe('10000')
+    await expect
+      .poll(() => page.locator('[role="grid"]').getAttribute('aria-rowcount'), { timeout: 10_000 })
+      .toBe('10000')
     const durations = expected.rows.map((r) => r.duration ?? 0)
     expect([...durations].sort((a, b) => b - a)).toEqual(durations)
 
@@ -245,8 +257,12 @@ describe('A long playlist, a page at a time', () => {
       expect(calls.slice(before).filter((c) => c.channel === 'catalog:playlist')).toHaveLength(1)
       const rows = page.locator('main [data-testid="song-row"]')
       await rows.first().waitFor()
-      expect(await page.locator('main [data-testid="song-row-placeholder"]').count()).toBe(0)
-      expect(await store<number>('playlist', 's.rows.filter(Boolean).length')).toBe(10_000)
+      await expect
+        .poll(() => page.locator('main [data-testid="song-row-placeholder"]').count(), { timeout: 10_000 })
+        .toBe(0)
+      await expect
+        .poll(() => store<number>('playlist', 's.rows.filter(Boolean).length'), { timeout: 10_000 })
+        .toBe(10_000)
     } finally {
       release()
       hold = undefined
@@ -259,7 +275,9 @@ describe('A long playlist, a page at a time', () => {
       main.scrollTop = main.scrollHeight / 2
     })
     await page.locator('main [data-testid="song-row"]').first().waitFor()
-    expect(await page.locator('main [data-testid="song-row-placeholder"]').count()).toBe(0)
+    await expect
+      .poll(() => page.locator('main [data-testid="song-row-placeholder"]').count(), { timeout: 10_000 })
+      .toBe(0)
     expect(rowCount('catalog:playlist-rows')).toBe(asked)
   })
 })

@@ -68,7 +68,9 @@ describe('Playback speed and crossfade', () => {
     expect(rate).toBeGreaterThan(1.3)
     expect(rate).toBeLessThan(1.7)
     // The bar shows song time: at 1.5× for over 2.5 s, more than 3.5 s of the song went by.
-    expect(await page.getByTestId('player-position').innerText()).toMatch(/^0:0[4-9]$/)
+    await expect
+      .poll(() => page.getByTestId('player-position').innerText(), { timeout: 10_000 })
+      .toMatch(/^0:0[4-9]$/)
     await update(page, { speed: 1 })
     await page.waitForFunction(
       () => (document.querySelector('[data-testid="player-audio"]') as HTMLAudioElement).playbackRate === 1,
@@ -92,7 +94,7 @@ describe('Playback speed and crossfade', () => {
       .getByText(second.name, { exact: true })
       .waitFor({ timeout: 15_000 })
     await page.waitForTimeout(3000)
-    expect(await title(page)).toBe(second.name)
+    await expect.poll(() => title(page), { timeout: 10_000 }).toBe(second.name)
     const recorded = await samples(page)
     await update(page, { crossfadeSeconds: 0 })
 

@@ -41,11 +41,13 @@ describe('Playback', () => {
     const { page } = app
     await playSongs(page, songs)
     await waitForClock(page, 1)
-    expect(await title(page)).toBe(songs[0].name)
+    await expect.poll(() => title(page), { timeout: 10_000 }).toBe(songs[0].name)
     const before = (await audioState(page)).time
     await page.waitForTimeout(600)
     expect((await audioState(page)).time).toBeGreaterThan(before + 0.3)
-    expect(await page.getByTestId('player-position').innerText()).toMatch(/^0:0[1-9]$/)
+    await expect
+      .poll(() => page.getByTestId('player-position').innerText(), { timeout: 10_000 })
+      .toMatch(/^0:0[1-9]$/)
     await app.screenshot('playback-now-playing-bar')
   })
 
@@ -67,7 +69,7 @@ describe('Playback', () => {
       const audio = document.querySelector('[data-testid="player-audio"]') as HTMLAudioElement
       return audio.currentTime < 2
     })
-    expect(await title(page)).toBe(songs[1].name)
+    await expect.poll(() => title(page), { timeout: 10_000 }).toBe(songs[1].name)
 
     await page.getByTestId('player-previous').click()
     await page.getByTestId('player-title').getByText(songs[0].name, { exact: true }).waitFor()
@@ -113,7 +115,9 @@ describe('Playback', () => {
     await page.waitForFunction(
       () => (document.querySelector('[data-testid="player-audio"]') as HTMLAudioElement).paused,
     )
-    expect(await page.getByTestId('player-toggle').getAttribute('aria-label')).toBe('Play')
+    await expect
+      .poll(() => page.getByTestId('player-toggle').getAttribute('aria-label'), { timeout: 10_000 })
+      .toBe('Play')
     app.core.events.emit('player:command', { command: 'next' })
     await page.getByTestId('player-title').getByText(songs[1].name, { exact: true }).waitFor()
     await waitForClock(page, 0.2)
@@ -133,11 +137,15 @@ describe('Playback', () => {
     await page.getByTestId('player-queue').click()
     const items = page.getByTestId('queue-item')
     await items.first().waitFor()
-    expect(await items.locator('.name').allInnerTexts()).toEqual(songs.map((s) => s.name))
+    await expect
+      .poll(() => items.locator('.name').allInnerTexts(), { timeout: 10_000 })
+      .toEqual(songs.map((s) => s.name))
     await app.screenshot('playback-queue')
     await items.nth(3).focus()
     await page.keyboard.press('Alt+ArrowUp')
-    expect(await items.locator('.name').allInnerTexts()).toEqual([0, 1, 3, 2].map((i) => songs[i].name))
+    await expect
+      .poll(() => items.locator('.name').allInnerTexts(), { timeout: 10_000 })
+      .toEqual([0, 1, 3, 2].map((i) => songs[i].name))
     await items.nth(3).locator('.song').click()
     await page.getByTestId('player-title').getByText(songs[2].name, { exact: true }).waitFor()
     await page.getByTestId('player-queue').click()
@@ -173,13 +181,13 @@ describe('Playback', () => {
     )
     const state = await audioState(page)
     expect(state.paused).toBe(true)
-    expect(await page.getByTestId('player-position').innerText()).toBe(
-      `0:${String(Math.floor(saved)).padStart(2, '0')}`,
-    )
+    await expect
+      .poll(() => page.getByTestId('player-position').innerText(), { timeout: 10_000 })
+      .toBe(`0:${String(Math.floor(saved)).padStart(2, '0')}`)
     await page.getByTestId('player-queue').click()
-    expect(await page.getByTestId('queue-item').locator('.name').allInnerTexts()).toEqual(
-      [0, 1, 3, 2].map((i) => songs[i].name),
-    )
+    await expect
+      .poll(() => page.getByTestId('queue-item').locator('.name').allInnerTexts(), { timeout: 10_000 })
+      .toEqual([0, 1, 3, 2].map((i) => songs[i].name))
     await page.getByTestId('player-queue').click()
     await page.getByTestId('player-toggle').click()
     await waitForClock(page, saved + 0.3)
@@ -224,13 +232,13 @@ describe('Playback with short-lived media URLs', () => {
       await seekWithSlider(page, 9000)
       await page.getByTestId('player-toggle').click()
       await waitForClock(page, 9.2)
-      expect(await title(page)).toBe(songs[0].name)
+      await expect.poll(() => title(page), { timeout: 10_000 }).toBe(songs[0].name)
 
       // The next song's URL was resolved ahead of time and has expired too: main resolves it again.
       await page.getByTestId('player-next').click()
       await page.getByTestId('player-title').getByText(songs[1].name, { exact: true }).waitFor()
       await waitForClock(page, 0.5)
-      expect(await page.getByTestId('player-notice').count()).toBe(0)
+      await expect.poll(() => page.getByTestId('player-notice').count(), { timeout: 10_000 }).toBe(0)
       expect(refused.some((url) => url.includes(`/media/${songs[1].id}/`))).toBe(true)
       expect(app.mediaRequests.some((request) => request.url.includes(`/${songs[1].id}?`))).toBe(true)
       expect(app.mediaRequests.filter((request) => request.status >= 400)).toEqual([])

@@ -66,8 +66,12 @@ describe.each<QuirkProfile>(['netease', 'qq'])('expired login on a %s-like data 
       await row.getByTestId('song-name').dblclick()
       const notice = page.getByTestId('player-notice')
       await notice.waitFor({ timeout: 10_000 })
-      expect(await notice.textContent()).toContain('This data source plays songs only for signed-in users')
-      expect(await page.locator('body').textContent()).not.toContain('服务器内部错误')
+      await expect
+        .poll(() => notice.textContent(), { timeout: 10_000 })
+        .toContain('This data source plays songs only for signed-in users')
+      await expect
+        .poll(() => page.locator('body').textContent(), { timeout: 10_000 })
+        .not.toContain('服务器内部错误')
       await app.screenshot(`quirks-${profile}-play-signed-out`)
       await notice.getByRole('button').click()
     })
@@ -89,9 +93,13 @@ describe.each<QuirkProfile>(['netease', 'qq'])('expired login on a %s-like data 
       await heart.click()
       const banner = page.getByTestId('session-expired')
       await banner.waitFor({ timeout: 10_000 })
-      expect(await banner.textContent()).toContain('signed out — log in again')
+      await expect
+        .poll(() => banner.textContent(), { timeout: 10_000 })
+        .toContain('signed out — log in again')
       // The server's own words never reach the screen as if they meant something.
-      expect(await page.locator('body').textContent()).not.toContain('服务器内部错误')
+      await expect
+        .poll(() => page.locator('body').textContent(), { timeout: 10_000 })
+        .not.toContain('服务器内部错误')
       expect((proxy.hits.get('/connect/status') ?? 0) - checks).toBeGreaterThanOrEqual(1)
       await app.screenshot(`quirks-${profile}-expired`)
 
@@ -117,8 +125,12 @@ describe.each<QuirkProfile>(['netease', 'qq'])('expired login on a %s-like data 
       await banner.waitFor({ timeout: 10_000 })
       const state = page.locator('.search-view [role="alert"]')
       await state.waitFor()
-      expect(await state.textContent()).toContain('You were signed out — log in again.')
-      expect(await page.locator('body').textContent()).not.toContain('搜索失败')
+      await expect
+        .poll(() => state.textContent(), { timeout: 10_000 })
+        .toContain('You were signed out — log in again.')
+      await expect
+        .poll(() => page.locator('body').textContent(), { timeout: 10_000 })
+        .not.toContain('搜索失败')
       await app.screenshot(`quirks-${profile}-expired`)
 
       await logInThroughWindow(() => state.getByRole('button', { name: 'Log in' }).click())
@@ -126,7 +138,7 @@ describe.each<QuirkProfile>(['netease', 'qq'])('expired login on a %s-like data 
       expect(page.url()).toContain('#/search')
       // The failed search runs again by itself.
       await page.getByTestId('search-songs').getByTestId('song-row').first().waitFor({ timeout: 10_000 })
-      expect(await input.inputValue()).toBe('e')
+      await expect.poll(() => input.inputValue(), { timeout: 10_000 }).toBe('e')
     })
   }
 })

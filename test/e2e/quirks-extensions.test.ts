@@ -114,7 +114,9 @@ describe('A netease-like data source: albums, hearts and playlists in the accoun
     await signIn(app, owner)
     await openAlbum(app.page, album)
     await expect.poll(() => heart(app.page, liked!.name).getAttribute('aria-pressed')).toBe('true')
-    expect(await heart(app.page, other!.name).getAttribute('aria-pressed')).toBe('false')
+    await expect
+      .poll(() => heart(app.page, other!.name).getAttribute('aria-pressed'), { timeout: 10_000 })
+      .toBe('false')
 
     // A like on the phone while Cadence runs shows when its window gets the focus again.
     await likeOnPhone(server.url, credential, other!.id)
@@ -135,14 +137,14 @@ describe('A netease-like data source: albums, hearts and playlists in the accoun
     await expect
       .poll(() => page.locator('main [data-testid="song-name"]').allTextContents())
       .toEqual(album.songs!.map((s) => s.name))
-    expect(await page.getByTestId('album-by-search').count()).toBe(0)
+    await expect.poll(() => page.getByTestId('album-by-search').count(), { timeout: 10_000 }).toBe(0)
     expect(proxy.hits.get('/album/detail') ?? 0).toBeGreaterThan(0)
 
     await app.screenshot('ui-album-detail-netease')
 
     // Saving it to the library (PUT /album/like): the library lists it under saved albums.
     const save = page.getByTestId('album-save')
-    expect(await save.getAttribute('aria-pressed')).toBe('false')
+    await expect.poll(() => save.getAttribute('aria-pressed'), { timeout: 10_000 }).toBe('false')
     await save.click()
     await expect.poll(() => save.getAttribute('aria-pressed')).toBe('true')
     await page.getByTestId('nav-library').click()
@@ -159,7 +161,7 @@ describe('A netease-like data source: albums, hearts and playlists in the accoun
     const held = [...proxy.extensions!.playlists.values()].find((p) => p.name === 'Made in Cadence')
     expect(held).toBeDefined()
     expect(held!.id).toBeGreaterThan(2 ** 32)
-    expect(await page.getByTestId('sidebar-collection-item').count()).toBe(0)
+    await expect.poll(() => page.getByTestId('sidebar-collection-item').count(), { timeout: 10_000 }).toBe(0)
 
     const [a, b] = album.songs!
     await openAlbum(page, album)
@@ -179,7 +181,7 @@ describe('A netease-like data source: albums, hearts and playlists in the accoun
     await expect
       .poll(() => page.locator('main [data-testid="song-name"]').allTextContents())
       .toEqual([b!.name, a!.name])
-    expect(await page.getByTestId('collection-rename').count()).toBe(0)
+    await expect.poll(() => page.getByTestId('collection-rename').count(), { timeout: 10_000 }).toBe(0)
 
     // Removing a song acts on the account too.
     await page
@@ -203,7 +205,7 @@ describe('A netease-like data source: albums, hearts and playlists in the accoun
     await page.evaluate((id) => (window.location.hash = `#/playlist/${id}`), theirs.id)
     const button = page.getByTestId('playlist-subscribe')
     await button.waitFor()
-    expect(await button.getAttribute('aria-pressed')).toBe('false')
+    await expect.poll(() => button.getAttribute('aria-pressed'), { timeout: 10_000 }).toBe('false')
     await button.click()
     await expect.poll(() => button.getAttribute('aria-pressed')).toBe('true')
     const list = await api<P[]>(app, `/playlist/list?uid=${me.id}`, credential)
@@ -254,7 +256,9 @@ describe.each(['spec', 'qq'] as const)('A %s-like data source: the fallbacks', (
     await signIn(app, owner)
     await openAlbum(app.page, album)
     await expect.poll(() => heart(app.page, liked!.name).getAttribute('aria-pressed')).toBe('true')
-    expect(await heart(app.page, other!.name).getAttribute('aria-pressed')).toBe('false')
+    await expect
+      .poll(() => heart(app.page, other!.name).getAttribute('aria-pressed'), { timeout: 10_000 })
+      .toBe('false')
     await likeOnPhone(server.url, credential, liked!.id, false)
   })
 
@@ -272,7 +276,9 @@ describe.each(['spec', 'qq'] as const)('A %s-like data source: the fallbacks', (
     const { page } = app
     await makePlaylist(page, 'Kept here')
     await page.getByTestId('collection-empty').waitFor()
-    expect(await page.getByTestId('sidebar-collection-item').allTextContents()).toEqual(['Kept here'])
+    await expect
+      .poll(() => page.getByTestId('sidebar-collection-item').allTextContents(), { timeout: 10_000 })
+      .toEqual(['Kept here'])
     await expect
       .poll(() => page.getByTestId('toast').allTextContents())
       .toContainEqual(expect.stringContaining('cannot keep playlists in your account'))
@@ -280,7 +286,11 @@ describe.each(['spec', 'qq'] as const)('A %s-like data source: the fallbacks', (
     const list = await api<P[]>(app, `/playlist/list?uid=${me.id}`, credential)
     expect(list.map((p) => p.name)).not.toContain('Kept here')
     // No copy to the account is offered now that the source said it cannot, and the sidebar says why.
-    expect(await page.getByTestId('collection-copy-to-account').count()).toBe(0)
-    expect(await page.getByTestId('collection-local-note').textContent()).toContain('stay on this computer')
+    await expect
+      .poll(() => page.getByTestId('collection-copy-to-account').count(), { timeout: 10_000 })
+      .toBe(0)
+    await expect
+      .poll(() => page.getByTestId('collection-local-note').textContent(), { timeout: 10_000 })
+      .toContain('stay on this computer')
   })
 })

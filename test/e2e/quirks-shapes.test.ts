@@ -59,10 +59,12 @@ describe('A qq-like data source: the shapes of its answers', () => {
     await link.click()
     const message = page.getByTestId('artist-no-pages')
     await message.waitFor()
-    expect(await message.textContent()).toContain('no artist pages')
+    await expect.poll(() => message.textContent(), { timeout: 10_000 }).toContain('no artist pages')
     await page.goBack()
     await page.locator('main [data-testid="song-row"]').first().waitFor()
-    expect(await page.locator('main [data-testid="song-row"] a[data-artist]').count()).toBe(0)
+    await expect
+      .poll(() => page.locator('main [data-testid="song-row"] a[data-artist]').count(), { timeout: 10_000 })
+      .toBe(0)
   })
 
   it('shows no // line as a translation', async () => {

@@ -30,9 +30,11 @@ describe('Search', () => {
     expect(expected.songs.length).toBeGreaterThan(0)
     await input.pressSequentially('night', { delay: 30 })
     await page.getByTestId('search-songs').getByTestId('song-row').first().waitFor()
-    expect(await page.getByTestId('search-songs').getByTestId('song-name').allTextContents()).toEqual(
-      expected.songs.map((s) => s.name),
-    )
+    await expect
+      .poll(() => page.getByTestId('search-songs').getByTestId('song-name').allTextContents(), {
+        timeout: 10_000,
+      })
+      .toEqual(expected.songs.map((s) => s.name))
     await shootBothThemes(app, 'ui-search')
   })
 
@@ -77,7 +79,7 @@ describe('Search', () => {
     expect((await recent.locator('li').allTextContents()).slice(0, 2)).toEqual(['海风', 'night'])
     await recent.getByRole('button', { name: 'night' }).click()
     await page.getByTestId('search-songs').waitFor()
-    expect(await page.getByTestId('search-input').inputValue()).toBe('night')
+    await expect.poll(() => page.getByTestId('search-input').inputValue(), { timeout: 10_000 }).toBe('night')
   })
 
   it('says so when nothing matches', async () => {
@@ -112,23 +114,31 @@ describe('Search typed at once', () => {
     await page.keyboard.type('t', { delay: 5 })
     const input = page.getByTestId('search-input')
     await input.waitFor()
-    expect(await input.inputValue()).toBe('night')
+    await expect.poll(() => input.inputValue(), { timeout: 10_000 }).toBe('night')
     await expect
       .poll(() => page.getByTestId('search-songs').getByTestId('song-name').allTextContents())
       .toEqual(expected.songs.map((s) => s.name))
     // Typing goes on in the field itself.
     await page.keyboard.type(' x', { delay: 5 })
-    expect(await input.inputValue()).toBe('night x')
+    await expect.poll(() => input.inputValue(), { timeout: 10_000 }).toBe('night x')
   })
 
   it('shows more than the first 20 songs when asked for more', async () => {
     const page = app.page
     await page.getByTestId('nav-search').click()
+    const expected = await api<Found>(app, `/search?keywords=ing&limit=20`)
     await page.getByTestId('search-input').fill('ing')
     const rows = page.getByTestId('search-songs').getByTestId('song-row')
+    // The rows of these words, not the last search's (still shown for the 250 ms before this one runs:
+    // "more" clicked then would ask for more of the old words, and 'ing' would then come back 20 long).
+    await expect
+      .poll(() => page.getByTestId('search-songs').getByTestId('song-name').allTextContents(), {
+        timeout: 10_000,
+      })
+      .toEqual(expected.songs.map((s) => s.name))
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(20)
     await page.getByTestId('search-more').click()
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThan(20)
-    expect(await page.getByTestId('search-more').count()).toBe(0)
+    await expect.poll(() => page.getByTestId('search-more').count(), { timeout: 10_000 }).toBe(0)
   })
 })

@@ -19,7 +19,9 @@ describe('Settings', () => {
     await page.getByTestId('nav-settings').click()
     await expect.poll(() => page.getByTestId('account-name').textContent()).not.toBe('Not signed in')
     await page.getByTestId('source').first().waitFor()
-    expect(await page.getByTestId('source').first().textContent()).toContain('Built-in library')
+    await expect
+      .poll(() => page.getByTestId('source').first().textContent(), { timeout: 10_000 })
+      .toContain('Built-in library')
     await shootBothThemes(app, 'ui-settings')
   })
 
@@ -69,7 +71,7 @@ describe('Settings', () => {
     const page = app.page
     await page.getByRole('radio', { name: '简体中文' }).check({ force: true })
     await expect.poll(() => page.getByTestId('nav-home').textContent()).toContain('首页')
-    expect(await page.locator('h1').first().textContent()).toBe('设置')
+    await expect.poll(() => page.locator('h1').first().textContent(), { timeout: 10_000 }).toBe('设置')
     await shootBothThemes(app, 'ui-settings-zh')
     await page.getByRole('radio', { name: 'English' }).check({ force: true })
     await expect.poll(() => page.getByTestId('nav-home').textContent()).toContain('Home')

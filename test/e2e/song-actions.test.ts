@@ -285,7 +285,7 @@ describe('Song actions from every list', () => {
       const firstRow = page.locator('main').getByTestId('song-row').first()
       await firstRow.waitFor()
       const name = await firstRow.getByTestId('song-name').textContent()
-      expect(await page.getByTestId('shuffle').isEnabled()).toBe(true)
+      await expect.poll(() => page.getByTestId('shuffle').isEnabled(), { timeout: 10_000 }).toBe(true)
       await page.getByTestId('play-all').click()
       await expect.poll(() => page.getByTestId('player-title').textContent()).toBe(name)
     }
@@ -299,7 +299,9 @@ describe('Song actions from every list', () => {
     const album = (await cell.textContent())!
     await cell.click()
     await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(album)
-    expect(await page.getByTestId('playlist-type').textContent()).toBe('Album')
+    await expect
+      .poll(() => page.getByTestId('playlist-type').textContent(), { timeout: 10_000 })
+      .toBe('Album')
   })
 
   it('says what to do when Play is pressed with nothing in the queue', async () => {

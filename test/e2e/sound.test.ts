@@ -42,14 +42,18 @@ describe('Sound controls', () => {
   it('opens from the player bar, changes the preset and the speed, and the settings change', async () => {
     const { page } = app
     await openPanel()
-    expect(await page.getByTestId('player-sound').getAttribute('aria-expanded')).toBe('true')
+    await expect
+      .poll(() => page.getByTestId('player-sound').getAttribute('aria-expanded'), { timeout: 10_000 })
+      .toBe('true')
     await page.getByTestId('sound-eq-preset').selectOption('rock')
     await expect
       .poll(async () => (await saved()).equaliser)
       .toMatchObject({ enabled: true, preset: 'rock', preamp: -4 })
     await page.getByTestId('sound-speed').fill('1.25')
     await expect.poll(async () => (await saved()).speed).toBe(1.25)
-    expect(await page.getByTestId('sound-speed').locator('xpath=..').innerText()).toContain('1.25×')
+    await expect
+      .poll(() => page.getByTestId('sound-speed').locator('xpath=..').innerText(), { timeout: 10_000 })
+      .toContain('1.25×')
     await page.getByTestId('sound-crossfade').fill('4')
     await expect.poll(async () => (await saved()).crossfadeSeconds).toBe(4)
     await app.screenshot('sound-panel')
@@ -61,9 +65,11 @@ describe('Sound controls', () => {
     await page.getByTestId('sound-speed').focus()
     await page.keyboard.press('Escape')
     await panel().waitFor({ state: 'detached' })
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
-      'player-sound',
-    )
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')), {
+        timeout: 10_000,
+      })
+      .toBe('player-sound')
   })
 
   it('lists the output devices, and plays on when the device or the equaliser changes', async () => {
@@ -101,14 +107,16 @@ describe('Sound controls', () => {
     )
     await page.reload()
     await page.getByTestId('player-notice').waitFor()
-    expect(await page.getByTestId('player-notice').innerText()).toContain('“Old DAC” is not connected')
+    await expect
+      .poll(() => page.getByTestId('player-notice').innerText(), { timeout: 10_000 })
+      .toContain('“Old DAC” is not connected')
     await openPanel()
     const selected = page.getByTestId('sound-device').locator('option:checked')
-    expect(await selected.innerText()).toBe('Old DAC (not connected)')
+    await expect.poll(() => selected.innerText(), { timeout: 10_000 }).toBe('Old DAC (not connected)')
     // It plays, on the system default.
     await playSongs(page, songs)
     await waitForClock(page, 0.5)
-    expect(await sinkId()).toBe('')
+    await expect.poll(() => sinkId(), { timeout: 10_000 }).toBe('')
   })
 
   it('changes the equaliser bands in Settings → Playback', async () => {

@@ -51,7 +51,7 @@ describe('Switching data sources', () => {
 
     // The player let go of the old source's song, and says nothing about the old source.
     await expect.poll(() => page.getByTestId('player-title').count()).toBe(0)
-    expect(await page.getByTestId('player-notice').count()).toBe(0)
+    await expect.poll(() => page.getByTestId('player-notice').count(), { timeout: 10_000 }).toBe(0)
     // Home shows the new source's cards, none of the old ones.
     await page.getByTestId('nav-home').click()
     await expect.poll(() => cards().allTextContents()).toEqual(['for anyone'])

@@ -47,7 +47,7 @@ describe('QR login view', () => {
     const img = login.getByTestId('qr-image')
     await img.waitFor()
     const qrurl = (await img.getAttribute('data-qrurl'))!
-    expect(await img.getAttribute('src')).toMatch(/^data:image\/png;base64,/)
+    await expect.poll(() => img.getAttribute('src'), { timeout: 10_000 }).toMatch(/^data:image\/png;base64,/)
     expect((await fetch(qrurl)).status).toBe(200)
     await expect
       .poll(() => login.getByTestId('qr-status').textContent(), { timeout: 10_000 })
@@ -79,8 +79,10 @@ describe('QR login view', () => {
     await page.getByTestId('library-signed-out').getByRole('button', { name: 'Log in' }).click()
     const login = await loginWindow()
     // The data source is on 127.0.0.1: the window says no phone reaches it and offers this computer.
-    expect(await login.getByTestId('qr-local').textContent()).toContain('on this computer')
-    expect(await login.textContent('body')).not.toMatch(/app on your phone/)
+    await expect
+      .poll(() => login.getByTestId('qr-local').textContent(), { timeout: 10_000 })
+      .toContain('on this computer')
+    await expect.poll(() => login.textContent('body'), { timeout: 10_000 }).not.toMatch(/app on your phone/)
     await login.setViewportSize({ width: 520, height: 560 })
     await login.getByTestId('qr-image').waitFor()
     await login.screenshot({ path: join(RESULTS_DIR, 'ui-login-waiting.png') })
@@ -105,7 +107,7 @@ describe('QR login view', () => {
     await heart.click()
     const banner = page.getByTestId('session-expired')
     await banner.waitFor({ timeout: 10_000 })
-    expect(await banner.textContent()).toContain('signed out — log in again')
+    await expect.poll(() => banner.textContent(), { timeout: 10_000 }).toContain('signed out — log in again')
     await shootBothThemes(app, 'ui-session-expired')
 
     await banner.getByRole('button', { name: 'Log in' }).click()
@@ -119,7 +121,9 @@ describe('QR login view', () => {
     await page.getByTestId('nav-settings').click()
     await page.getByTestId('logout').click()
     await page.getByTestId('sidebar-login').waitFor()
-    expect(await page.getByTestId('account-name').textContent()).toBe('Not signed in')
+    await expect
+      .poll(() => page.getByTestId('account-name').textContent(), { timeout: 10_000 })
+      .toBe('Not signed in')
   })
 
   it('says clearly when the data source cannot be reached', async () => {

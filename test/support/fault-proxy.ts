@@ -6,7 +6,7 @@ import { forwardRequest } from './proxy-forward'
 /**
  * An HTTP proxy in front of a data source that misbehaves on request, per path: it passes, answers late,
  * cuts the body short, answers with an HTML 502 page, with a 200 that is not JSON, with a JSON body that is
- * not the envelope, or drops the connection. `stop()` closes the port (connection refused) and `resume()`
+ * not the envelope, with a success envelope around malformed `data`, or drops the connection. `stop()` closes the port (connection refused) and `resume()`
  * opens the same port again.
  */
 
@@ -26,6 +26,8 @@ export type FaultMode =
   | 'reset'
   /** The data source's own refusal: HTTP 200 with the envelope `{ code: -1, message }`, as real servers do. */
   | { refuse: string }
+  /** A well-formed success envelope around this `data` (e.g. `null` for an id the server does not know). */
+  | { data: unknown }
 
 export interface FaultProxy {
   url: string
@@ -71,6 +73,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     hits.set(path, (hits.get(path) ?? 0) + 1)
     const mode = modeFor(url)
     if (mode === 'pass') return forwardRequest(upstream, req, res)
+    if (typeof mode === 'object' && 'data' in mode) {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      return void res.end(JSON.stringify({ code: 200, message: 'success', data: mode.data }))
+    }
     if (typeof mode === 'object' && 'refuse' in mode) {
       res.writeHead(200, { 'content-type': 'application/json' })
       return void res.end(JSON.stringify({ code: -1, message: mode.refuse, data: null }))

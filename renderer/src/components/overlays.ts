@@ -1,19 +1,20 @@
 import { defineAsyncComponent } from 'vue'
 import { whenIdle } from '@renderer/services/idle'
+import { withViewsEnglish } from '@renderer/i18n'
 
 /**
  * What the first screen does not show, kept out of the initial JavaScript: the now-playing screen (with
  * its lyrics), the mini player, the queue and sound panels and the collection dialogs are their own chunks, loaded
  * when first shown and fetched ahead while the app is idle (`warmOverlays`) so opening them does not wait
- * for the file.
+ * for the file. Each waits for the views' English, which holds its text.
  */
 const loaders = {
-  nowPlaying: () => import('./now-playing/NowPlayingScreen.vue'),
-  miniPlayer: () => import('./mini-player/MiniPlayer.vue'),
-  queuePanel: () => import('./player/PlayerQueuePanel.vue'),
-  soundPanel: () => import('./player/PlayerSoundPanel.vue'),
-  collectionAdd: () => import('./collection/CollectionAddDialog.vue'),
-  collectionName: () => import('./collection/CollectionNameDialog.vue'),
+  nowPlaying: withViewsEnglish(() => import('./now-playing/NowPlayingScreen.vue')),
+  miniPlayer: withViewsEnglish(() => import('./mini-player/MiniPlayer.vue')),
+  queuePanel: withViewsEnglish(() => import('./player/PlayerQueuePanel.vue')),
+  soundPanel: withViewsEnglish(() => import('./player/PlayerSoundPanel.vue')),
+  collectionAdd: withViewsEnglish(() => import('./collection/CollectionAddDialog.vue')),
+  collectionName: withViewsEnglish(() => import('./collection/CollectionNameDialog.vue')),
 }
 
 export const NowPlayingScreen = defineAsyncComponent(loaders.nowPlaying)

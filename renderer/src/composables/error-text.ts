@@ -48,6 +48,7 @@ export function errorText(error: CadenceError | undefined, t: Translate): ErrorT
     }
   })()
   const details = error.message && error.message !== message ? [error.message] : []
+  if (error.detail) details.push(error.detail)
   if (error.endpoint) details.push(error.endpoint)
   if (error.channel) details.push(error.channel)
   if (error.status !== undefined) details.push(`HTTP ${error.status}`)

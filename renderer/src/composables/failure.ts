@@ -17,3 +17,16 @@ export function useFailure() {
     return undefined
   }
 }
+
+/**
+ * Reports a failure as a toast on its own: the plain sentence for its kind (`errorText`), the raw error
+ * only behind Details.
+ */
+export function useErrorToast() {
+  const { t } = useI18n()
+  const notifications = useNotificationsStore()
+  return (cause: unknown): void => {
+    const { message, details } = errorText(toCadenceError(cause), t)
+    notifications.error(message, details)
+  }
+}

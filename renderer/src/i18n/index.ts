@@ -14,27 +14,25 @@ type Tree = { [key: string]: string | Tree }
 type DomainModule = { default: Partial<Record<Language, Tree>> }
 
 /**
- * English for what every window shows from the start (sidebar, player bar, banners, toasts); the views'
- * domains are one more chunk, loaded before the first page shows (`ensureLanguage` in the router's guard),
- * alongside that page's own chunk. Tests and the dev server have all of English up front.
+ * English for what every window shows from the start (sidebar links, banners, toasts); the views' domains
+ * are one more chunk, loaded before the first page shows (`ensureLanguage` in the router's guard),
+ * alongside that page's own chunk. The frame's lazy parts that use them (the player bar, the sidebar's
+ * playlists, the overlays) wait for it too (`withViewsEnglish`). Tests and the dev server have all of
+ * English up front.
  */
-const englishFrame = import.meta.glob<DomainModule>(
-  './messages/{auth,collection,common,library,listening,nav,nowPlaying,player,source}.ts',
-  { eager: true, query: { lang: 'en' } },
-)
+const englishFrame = import.meta.glob<DomainModule>('./messages/{auth,common,library,nav,source}.ts', {
+  eager: true,
+  query: { lang: 'en' },
+})
 // Outside the build (tests, dev server) every English domain is there from the start.
 const englishAll = import.meta.env.PROD
   ? {}
   : import.meta.glob<DomainModule>('./messages/*.ts', { eager: true, query: { lang: 'en' } })
 const englishUpFront = import.meta.env.PROD ? englishFrame : englishAll
 const englishViews: Record<string, () => Promise<DomainModule>> = import.meta.env.PROD
-  ? import.meta.glob<DomainModule>(
-      [
-        './messages/*.ts',
-        '!./messages/{auth,collection,common,library,listening,nav,nowPlaying,player,source}.ts',
-      ],
-      { query: { lang: 'en' } },
-    )
+  ? import.meta.glob<DomainModule>(['./messages/*.ts', '!./messages/{auth,common,library,nav,source}.ts'], {
+      query: { lang: 'en' },
+    })
   : {}
 const lazy: Record<Language, Record<string, () => Promise<DomainModule>>> = {
   en: englishViews,
@@ -68,7 +66,21 @@ export async function ensureLanguage(global: Global, language: Language): Promis
     ? Object.keys(global.getLocaleMessage(language) as Tree)
     : []
   if (have.length >= DOMAINS.size) return
-  global.setLocaleMessage(language, await loadMessages(language))
+  const loading = loadMessages(language).then((messages) => global.setLocaleMessage(language, messages))
+  if (language === 'en') viewsEnglish = loading.catch(() => undefined)
+  await loading
+}
+
+/** The views' English while it loads (set by `ensureLanguage`); a failed load is not waited for again. */
+let viewsEnglish: Promise<void> = Promise.resolve()
+
+/**
+ * A loader for a lazy part of the window's frame whose text is in the views' domains (the player bar, the
+ * sidebar's playlists, the overlays): its chunk and the views' English, fetched together, so it never
+ * shows a message key.
+ */
+export function withViewsEnglish<T>(load: () => Promise<T>): () => Promise<T> {
+  return () => Promise.all([load(), viewsEnglish]).then(([module]) => module)
 }
 
 /** The language last shown, remembered so the next start can load its messages before the first paint. */

@@ -30,7 +30,7 @@ const EMPTY_SUMMARY: DownloadsSummary = {
 }
 
 /**
- * Offline mode, downloads and the media cache as the renderer sees them (issue 23): whether the data
+ * Offline mode, downloads and the media cache as the renderer sees them: whether the data
  * source can be reached, which songs play without it (the badge in song lists), the download queue's
  * summary, and what the cache holds (Settings). Main decides everything; this store follows its events.
  */

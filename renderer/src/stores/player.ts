@@ -18,7 +18,7 @@ import { toCadenceError } from '@renderer/services/cadence-error'
 /**
  * The player as views see it: one place for the actions (play, queue edits, seek, like) and the state to
  * show. It composes the parts that each do one job (docs/playback.md): the queue (`stores/queue`), the
- * playback engine (`services/player/engine`: the audio element, resolving, recovery), the session
+ * playback engine (`services/player/engine`: the output, resolving, recovery), the session
  * (`services/player/session`: save and restore); media integration (`services/player/media`) drives it
  * from outside.
  */

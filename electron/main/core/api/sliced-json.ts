@@ -15,9 +15,9 @@ const BUDGET_MS = 6
 
 /**
  * An item kept as its JSON text (`keepText`): where its UTF-8 bytes lie in the answer's bytes, decoded and
- * parsed only when it is needed. One small object per item: a typed-array view per item (50,000 of them
- * for a long list, each surviving to the old generation) made the garbage collector's scavenges copy
- * megabytes of views, pauses of 25-60 ms on main.
+ * parsed only when it is needed. One small object per item, not a typed-array view per item: 50,000
+ * views for a long list, each surviving to the old generation, would make the garbage collector's
+ * scavenges copy megabytes of views (pauses of 25-60 ms on main).
  */
 export class JsonText {
   constructor(

@@ -270,7 +270,8 @@ export function createTransport(options: ApiClientOptions) {
         endpoint,
         status,
         code,
-        message: `The data source sent an unexpected answer (${issue ? `${issue.path.join('.') || 'data'}: ${issue.message}` : 'invalid data'})`,
+        message: 'The data source sent an answer Cadence cannot read.',
+        detail: `Unexpected answer (${issue ? `${issue.path.join('.') || 'data'}: ${issue.message}` : 'invalid data'})`,
       })
     }
     const bytes = body.byteLength

@@ -65,7 +65,8 @@ export function createIpcRouter(handlers: Handlers, options: IpcRouterOptions): 
           new CadenceError({
             kind: 'invalid-argument',
             channel,
-            message: `Invalid arguments for ${channel}${issue ? `: ${issue.path.join('.') || 'args'} ${issue.message}` : ''}`,
+            message: `Invalid arguments for ${channel}`,
+            ...(issue ? { detail: `${issue.path.join('.') || 'args'} ${issue.message}` } : {}),
           }),
         )
       }

@@ -13,14 +13,14 @@ import { createResolveCache } from './resolve-cache'
 import type { Resolution } from './resolve-cache'
 
 /**
- * The playback engine: the one `<audio>` element, its events, and resolve-and-resume. It resolves the
- * current queue entry (`player:resolve` with the chosen bitrate), plays it, fetches the next song's URL
- * ahead of time, re-resolves an expired URL and resumes at the same position, skips what cannot play,
- * stops (keeping the queue) when the data source is down, and stops on a song whose source stopped
- * answering once what had come of it played. It knows nothing of views, sessions or main.
- *
- * Its parts: `resolve-cache.ts` (resolving with its age), `recovery.ts` (stop or skip), `following.ts`
- * (the song a gapless output prepares), `audio-element.ts` (the output it drives), `engine-types.ts`.
+ * The playback engine: the player's output (an element-like face over the Web Audio output), its events,
+ * and resolve-and-resume. It resolves the current queue entry (`player:resolve` with the chosen bitrate),
+ * plays it, fetches the next song's URL ahead of time, re-resolves an expired URL and resumes at the same
+ * position, skips what cannot play, stops (keeping the queue) when the data source is down, and stops on
+ * a song whose source stopped answering once what had come of it played. It knows nothing of views,
+ * sessions or main. Its parts: `resolve-cache.ts` (resolving with its age), `recovery.ts` (stop or skip),
+ * `following.ts` (the song a gapless output prepares), `audio-element.ts` (the output it drives) and
+ * `engine-types.ts`.
  */
 
 export { URL_MAX_AGE_MS } from './resolve-cache'

@@ -4,7 +4,7 @@ import type { SinkResult } from './sink'
 /**
  * The Web Audio output's element-like face (`output.ts`): the members and events of an `<audio>`
  * element the engine uses, over the output's own state, and a hidden element carrying its clock for
- * end-to-end tests (`data-testid="player-audio"`, as the old `<audio>` had).
+ * end-to-end tests (`data-testid="player-audio"`).
  */
 
 import type { SongPair } from './gapless'
@@ -137,7 +137,7 @@ export function createElementFace({ face, listeners }: Face, controls: FaceContr
     setSink: controls.setSink,
     warm: controls.warm,
   }
-  // The hidden element shows the output's clock to end-to-end tests, as the old <audio> did.
+  // The hidden element shows the output's clock to end-to-end tests.
   Object.defineProperties(face, {
     currentTime: { get: () => output.currentTime },
     paused: { get: () => output.paused },

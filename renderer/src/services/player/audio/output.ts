@@ -14,11 +14,12 @@ import type { SinkResult } from './sink'
 import { clampSpeed } from '@shared/settings'
 
 /**
- * The Web Audio output: what the engine drives in place of an `<audio>` element (same members, same
- * events), so the engine's decisions (resolving, skipping, recovery, sessions) stay as they were.
+ * The Web Audio output: what the engine drives with the members and events of an `<audio>` element, so
+ * the engine's decisions (resolving, skipping, recovery, sessions) do not depend on the output.
  *
- * - Songs are streamed from main's media scheme with `fetch` + Range in chunks, decoded here (WAV) and
- *   resampled to the context's rate with the phase carried across chunks; each chunk is an
+ * - Songs are streamed from main's media scheme with `fetch` + Range in chunks, decoded here (WAV; FLAC,
+ *   MP3 and AAC in MP4 by WebCodecs, `codec-source.ts`) and resampled to the context's rate with the
+ *   phase carried across chunks; each chunk is an
  *   AudioBufferSourceNode started at its exact frame on the audio clock. At most `AHEAD_SECONDS` are
  *   decoded ahead of the playhead; played chunks are let go.
  * - Gapless: `prepare(url, songs)` names the song that follows; near the end it is opened and its first
@@ -41,8 +42,10 @@ import { clampSpeed } from '@shared/settings'
  *   again there under a fade in. A seek while playing keeps the old position until the new one's first
  *   chunk is scheduled, then crosses from one to the other over 12 ms on the song's own gains
  *   (`Track.seekTo`); during a song crossfade or a start on its way it fades the transport instead.
- * - A file that is not WAV is fetched whole and decoded by `decodeAudioData` (held whole: see
- *   docs/playback.md), then scheduled in chunks from memory like the rest.
+ * - Another format (Ogg Vorbis, Opus, HE-AAC), or a FLAC, MP3 or AAC file WebCodecs refuses or a page
+ *   without WebCodecs cannot stream, is fetched
+ *   whole and decoded by `decodeAudioData` (held whole: see docs/playback.md), then scheduled in chunks
+ *   from memory like the rest.
  *
  * Its parts: `track.ts` (one song read, stretched and scheduled on the audio clock, with
  * `pcm-source.ts`, `stretch.ts` and `clock-map.ts`), `next-song.ts` (the following song: gapless or

@@ -7,7 +7,7 @@ import type { WavLayout } from './wav'
 /**
  * Where a song's PCM comes from, at the context's rate, a stretch at a time (`track.ts`): a WAV file
  * read by byte ranges, decoded and resampled with the phase carried across reads; or a whole file the
- * browser decoded (formats other than WAV), read from memory.
+ * browser decoded (formats neither WAV nor streamed by `codec-source.ts`), read from memory.
  */
 export interface PcmSource {
   readonly channels: number

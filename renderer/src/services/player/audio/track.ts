@@ -32,7 +32,7 @@ export const SPEED_SWITCH_SECONDS = 0.03
  * How far ahead of the context's clock a new start (a click, a seek) is scheduled. The clock reads the
  * first frame of the next render (Chromium renders a device buffer's worth, 512 frames, at each device
  * callback), so a start scheduled at it is rendered at the next callback: no lead. A lead only delays
- * the sound (it was 10 ms: 10 ms more from click to sound in `npm run bench:audio`).
+ * the sound (a 10 ms lead is 10 ms more from click to sound in `npm run bench:audio`).
  */
 export const START_LEAD_SECONDS = 0
 /** How often a start a render passed is scheduled again before it plays late anyway. */
@@ -373,7 +373,7 @@ export class Track {
       const instead = this.wholeInstead
       if (!instead || !(failure instanceof MediaFailure) || failure.code !== 3) throw failure
       // A file the streaming decoder cannot read (an odd FLAC, a damaged MP3 frame): decoded whole by
-      // the browser, as it was before streaming, and started again from the same position.
+      // the browser and started again from the same position.
       this.wholeInstead = undefined
       await instead()
       if (epoch !== this.epoch || this.disposed) return undefined
