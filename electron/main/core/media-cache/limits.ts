@@ -7,7 +7,7 @@ const MIB = 1024 * 1024
 /**
  * The bounds on every song file main writes from a data source (downloads and played songs' copies), so a
  * source that never ends a body, lies about a size, stalls or trickles costs a bounded amount of disk and
- * time (issue 33).
+ * time.
  */
 export interface MediaLimits {
   /**

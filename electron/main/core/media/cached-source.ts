@@ -12,7 +12,7 @@ import type { CopyReader } from './played-copies'
 export { fileResponse, parseRange } from './file-response'
 
 export interface CachedSourceDeps {
-  /** The network source (issue 22): what plays when the cache has no file and no copy to read. */
+  /** The network source: what plays when the cache has no file and no copy to read. */
   inner: MediaSource
   /** A complete, checked file for the song, or undefined (a damaged one is dropped, not served). */
   playable: (key: CacheKey) => Promise<CachedFile | undefined>

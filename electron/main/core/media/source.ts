@@ -2,7 +2,7 @@ import type { MediaRef } from '@shared/player/media-url'
 
 /**
  * Where the media handler gets a song's bytes. The network source below resolves the data source's signed
- * URL and streams it; a cache (issue 23) is another `MediaSource` that answers from disk and falls back to
+ * URL and streams it; a cache is another `MediaSource` that answers from disk and falls back to
  * the one it wraps, so the handler and the renderer never change.
  */
 export interface MediaSource {

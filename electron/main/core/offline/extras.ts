@@ -154,7 +154,7 @@ export function createExtrasStore(deps: {
       const name = baseName(key)
       recent.delete(name)
       await deps.fs.rm(`${dir}/${name}.json`, { force: true })
-      // Covers kept per song before they were kept per address.
+      // A cover kept per song (the older layout, named after the song) goes too.
       await deps.fs.rm(`${dir}/${name}.cover`, { force: true })
       await markSweep()
     },

@@ -51,7 +51,7 @@ export interface OfflineDeps {
   fetchFor?: SourceFetch
   timers: Timers
   log: LoggerFactory
-  /** The media scheme's address of a song (default: issue 22's `cadence-media://song/…`). */
+  /** The media scheme's address of a song (default: `cadence-media://song/…`). */
   mediaUrl?: (key: CacheKey) => string
   now?: () => number
 }
