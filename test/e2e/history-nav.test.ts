@@ -9,6 +9,8 @@ import type { App } from './harness'
  */
 
 const BIG = 'The Big Archive'
+/** Polls with room for a busy machine. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 })
 
 describe('Back and Forward', () => {
   let app: App
@@ -44,45 +46,45 @@ describe('Back and Forward', () => {
       .first()
     const artist = (await link.textContent())!
     await link.click()
-    await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(artist)
+    await poll(() => page.getByTestId('playlist-name').textContent()).toBe(artist)
     const artistHash = hash()
     expect(artistHash).toMatch(/^#\/artist\//)
-    await expect.poll(() => page.getByTestId('nav-back').isEnabled()).toBe(true)
-    await expect.poll(() => page.getByTestId('nav-forward').isDisabled()).toBe(true)
+    await poll(() => page.getByTestId('nav-back').isEnabled()).toBe(true)
+    await poll(() => page.getByTestId('nav-forward').isDisabled()).toBe(true)
 
     await page.getByTestId('artist-albums').getByTestId('album-card').first().click()
-    await expect.poll(hash).toMatch(/^#\/album\//)
+    await poll(hash).toMatch(/^#\/album\//)
     const albumHash = hash()
     const sidebarPlaylist = page.getByTestId('sidebar-source-playlists').getByRole('link').first()
     const playlist = (await sidebarPlaylist.textContent())!.trim()
     await sidebarPlaylist.click()
-    await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(playlist)
+    await poll(() => page.getByTestId('playlist-name').textContent()).toBe(playlist)
     const playlistHash = hash()
 
     await page.getByTestId('nav-back').click()
-    await expect.poll(hash).toBe(albumHash)
-    await expect.poll(() => page.getByTestId('nav-forward').isEnabled()).toBe(true)
+    await poll(hash).toBe(albumHash)
+    await poll(() => page.getByTestId('nav-forward').isEnabled()).toBe(true)
     await page.getByTestId('nav-back').click()
-    await expect.poll(hash).toBe(artistHash)
-    await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(artist)
+    await poll(hash).toBe(artistHash)
+    await poll(() => page.getByTestId('playlist-name').textContent()).toBe(artist)
 
     await page.getByTestId('nav-forward').click()
-    await expect.poll(hash).toBe(albumHash)
+    await poll(hash).toBe(albumHash)
     await page.keyboard.press('Alt+ArrowRight')
-    await expect.poll(hash).toBe(playlistHash)
-    await expect.poll(() => page.getByTestId('nav-forward').isDisabled()).toBe(true)
+    await poll(hash).toBe(playlistHash)
+    await poll(() => page.getByTestId('nav-forward').isDisabled()).toBe(true)
     await page.keyboard.press('Alt+ArrowLeft')
-    await expect.poll(hash).toBe(albumHash)
+    await poll(hash).toBe(albumHash)
 
     // The mouse's buttons go one page each way (Chromium's own navigation is held back, else two).
     await mouseButton('back')
-    await expect.poll(hash).toBe(artistHash)
+    await poll(hash).toBe(artistHash)
     await mouseButton('forward')
-    await expect.poll(hash).toBe(albumHash)
+    await poll(hash).toBe(albumHash)
     await mouseButton('forward')
-    await expect.poll(hash).toBe(playlistHash)
+    await poll(hash).toBe(playlistHash)
     await mouseButton('back')
-    await expect.poll(hash).toBe(albumHash)
+    await poll(hash).toBe(albumHash)
   })
 
   it('returns to where a long list was scrolled on Back; the page opened from it starts at the top', async () => {
@@ -90,28 +92,23 @@ describe('Back and Forward', () => {
     const main = page.locator('main#main')
     await page.getByTestId('nav-library').click()
     await page.getByTestId('playlist-card').filter({ hasText: BIG }).first().click()
-    await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(BIG)
+    await poll(() => page.getByTestId('playlist-name').textContent()).toBe(BIG)
     await page.locator('main [data-testid="song-row"]').first().waitFor()
     await main.evaluate((el) => el.scrollTo({ top: 6000 }))
-    await expect.poll(() => main.evaluate((el) => Math.round(el.scrollTop))).toBe(6000)
+    await poll(() => main.evaluate((el) => Math.round(el.scrollTop))).toBe(6000)
     // A row in view: its album link opens the album page.
     const row = page.locator('main [data-testid="song-row"][data-index="130"]')
     await row.waitFor()
     const name = await row.getByTestId('song-name').textContent()
     await row.locator('a[data-album]').first().click()
-    await expect.poll(hash).toMatch(/^#\/album\//)
-    await expect.poll(() => main.evaluate((el) => Math.round(el.scrollTop))).toBe(0)
+    await poll(hash).toMatch(/^#\/album\//)
+    await poll(() => main.evaluate((el) => Math.round(el.scrollTop))).toBe(0)
 
     await page.getByTestId('nav-back').click()
-    await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe(BIG)
-    await expect.poll(() => main.evaluate((el) => Math.round(el.scrollTop)), { timeout: 15_000 }).toBe(6000)
-    await expect
-      .poll(() =>
-        page
-          .locator('main [data-testid="song-row"][data-index="130"]')
-          .getByTestId('song-name')
-          .textContent(),
-      )
-      .toBe(name)
+    await poll(() => page.getByTestId('playlist-name').textContent()).toBe(BIG)
+    await poll(() => main.evaluate((el) => Math.round(el.scrollTop))).toBe(6000)
+    await poll(() =>
+      page.locator('main [data-testid="song-row"][data-index="130"]').getByTestId('song-name').textContent(),
+    ).toBe(name)
   })
 })
