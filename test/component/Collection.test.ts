@@ -268,7 +268,7 @@ describe('Add to playlist', () => {
     await flushPromises()
     expect(useCollectionStore().adding).toEqual([list[0], list[2]])
 
-    // A row outside the selection adds just itself; a plain click or Escape clears the selection.
+    // A row outside the selection adds just itself; a plain click selects its row alone, Escape clears.
     await rows()[3].trigger('contextmenu')
     expect(document.querySelector('[data-menu-item="add-to-playlist"]')!.textContent?.trim()).toBe(
       'Add to playlist…',
@@ -276,7 +276,7 @@ describe('Add to playlist', () => {
     document.querySelector<HTMLButtonElement>('[data-menu-item="add-to-playlist"]')!.click()
     await flushPromises()
     await rows()[3].trigger('click')
-    expect(selected()).toEqual([false, false, false, false])
+    expect(selected()).toEqual([false, false, false, true])
     await rows()[0].trigger('keydown', { key: 'a', ctrlKey: true })
     expect(selected()).toEqual([true, true, true, true])
     await rows()[0].trigger('keydown', { key: 'Escape' })

@@ -188,7 +188,7 @@ describe('A long playlist, a page at a time', () => {
     expect(names).toEqual(expected.rows.slice(0, names.length).map((r) => r.name || 'Untitled'))
     expect(names).toContain(deep.name)
     expect(await page.getByTestId('playlist-match-count').textContent()).toMatch(
-      new RegExp(`^${expected.total} of 10000 songs match`),
+      new RegExp(`^${expected.total.toLocaleString('en')} of 10,000 songs match`),
     )
 
     const match = page.locator('main [data-testid="song-row"]:not([aria-disabled])').first()

@@ -8,6 +8,7 @@ import { useAccountPlaylistsStore } from '@renderer/stores/account-playlists'
 import { useCollectionStore } from '@renderer/stores/collection'
 import { useNotificationsStore } from '@renderer/stores/notifications'
 import { useFailure } from '@renderer/composables/failure'
+import { useCountText } from '@renderer/composables/format'
 
 /** The route of one of the user's playlists. */
 export const collectionRoute = (id: string) => ({ name: 'collection', params: { id } })
@@ -26,6 +27,7 @@ export const accountPlaylistRoute = (id: Playlist['id'], name: string) => ({
  */
 export function useCollect() {
   const { t } = useI18n()
+  const countText = useCountText()
   const router = useRouter()
   const store = useCollectionStore()
   const account = useAccountPlaylistsStore()
@@ -38,7 +40,7 @@ export function useCollect() {
         const result = await store.add(id, songs)
         const name = result.playlist.name
         if (result.added === 0) notifications.info(t('collection.alreadyIn', { name }))
-        else notifications.success(t('collection.added', { n: result.added, name }, result.added))
+        else notifications.success(countText('collection.added', result.added, { name }))
         return result
       } catch (cause) {
         return failed('collection.addFailed', cause)
@@ -55,7 +57,7 @@ export function useCollect() {
           const made = await account.create(name, songs)
           notifications.success(
             songs?.length
-              ? t('collection.added', { n: songs.length, name: made.name }, songs.length)
+              ? countText('collection.added', songs.length, { name: made.name })
               : t('collection.createdInAccount', { name: made.name }),
           )
           return { id: String(made.id), name: made.name, route: accountPlaylistRoute(made.id, made.name) }
@@ -70,7 +72,7 @@ export function useCollect() {
         else
           notifications.success(
             songs?.length
-              ? t('collection.added', { n: made.size, name: made.name }, made.size)
+              ? countText('collection.added', made.size, { name: made.name })
               : t('collection.created', { name: made.name }),
           )
         return { id: made.id, name: made.name, route: collectionRoute(made.id) }
@@ -82,7 +84,7 @@ export function useCollect() {
     async addToAccount(playlist: Playlist, songs: Song[]) {
       try {
         await account.add(playlist, songs)
-        notifications.success(t('collection.added', { n: songs.length, name: playlist.name }, songs.length))
+        notifications.success(countText('collection.added', songs.length, { name: playlist.name }))
         return true
       } catch (cause) {
         return failed('collection.addFailed', cause)
@@ -134,7 +136,7 @@ export function useCollect() {
     async importFrom(file: File) {
       try {
         const made = await store.importFile(await file.text(), file.name)
-        notifications.success(t('collection.imported', { n: made.size, name: made.name }, made.size))
+        notifications.success(countText('collection.imported', made.size, { name: made.name }))
         await router.push(collectionRoute(made.id))
         return made
       } catch (cause) {

@@ -33,6 +33,15 @@ export function useSongCount(): (n: number) => string {
 }
 
 /**
+ * A message with a count in it, in the plural form the count takes and the count written as people of the
+ * language write it: `t(key, { n: '10,000' }, 10000)`. Other values go in `values`.
+ */
+export function useCountText(): (key: string, n: number, values?: Record<string, unknown>) => string {
+  const { t, locale } = useI18n()
+  return (key, n, values = {}) => t(key, { ...values, n: formatCount(n, locale.value) }, n)
+}
+
+/**
  * A list's total time as the header says it: hours and minutes from an hour on, else minutes and seconds.
  * The message key and its values, for the i18n layer to word.
  */

@@ -15,6 +15,9 @@ export const SHORTCUTS: ReadonlyArray<{ keys: string[]; action: string }> = [
   { keys: ['Enter'], action: 'settings.shortcut.play' },
   { keys: ['Shift + F10', '☰'], action: 'settings.shortcut.menu' },
   { keys: ['Esc'], action: 'settings.shortcut.close' },
+  { keys: ['Alt + ←', '⌘ + ['], action: 'settings.shortcut.back' },
+  { keys: ['Alt + →', '⌘ + ]'], action: 'settings.shortcut.forward' },
+  { keys: ['Shift + ↑ ↓', 'Shift + click'], action: 'settings.shortcut.extendSelection' },
 ]
 
 /** How long keys are kept for a search field that is not there yet. */

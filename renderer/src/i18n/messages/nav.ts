@@ -7,6 +7,10 @@ export default {
     downloads: 'Downloaded',
     settings: 'Settings',
     skip: 'Skip to content',
+    back: 'Back',
+    forward: 'Forward',
+    backHint: 'Back (Alt+←)',
+    forwardHint: 'Forward (Alt+→)',
   },
   'zh-CN': {
     main: '主导航',
@@ -16,5 +20,9 @@ export default {
     downloads: '已下载',
     settings: '设置',
     skip: '跳到内容',
+    back: '后退',
+    forward: '前进',
+    backHint: '后退（Alt+←）',
+    forwardHint: '前进（Alt+→）',
   },
 }

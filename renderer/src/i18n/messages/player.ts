@@ -46,7 +46,7 @@ export default {
       clear: 'Clear',
       remove: 'Remove {name} from the queue',
       playing: 'Now playing',
-      count: '{n} songs',
+      count: '1 song | {n} songs',
       hint: 'Drag to reorder, or press Alt+Up / Alt+Down on a song. Delete removes it.',
       moved: '{name} moved to position {n}',
     },

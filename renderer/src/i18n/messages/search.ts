@@ -13,6 +13,8 @@ export default {
     albums: 'Albums',
     playlists: 'Playlists',
     noResults: 'Nothing found for “{q}”.',
+    top: 'Top result',
+    topArtist: 'Artist',
   },
   'zh-CN': {
     title: '搜索',
@@ -28,5 +30,7 @@ export default {
     albums: '专辑',
     playlists: '歌单',
     noResults: '没有找到与“{q}”相关的结果。',
+    top: '最佳结果',
+    topArtist: '歌手',
   },
 }

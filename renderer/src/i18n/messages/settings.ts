@@ -91,6 +91,9 @@ export default {
       play: 'Play the selected song',
       menu: 'Song menu',
       close: 'Close a menu or dialog',
+      back: 'Back to the page before',
+      forward: 'Forward again',
+      extendSelection: 'Extend the selection in a song list',
     },
   },
   'zh-CN': {
@@ -184,6 +187,9 @@ export default {
       play: '播放选中的歌曲',
       menu: '歌曲菜单',
       close: '关闭菜单或对话框',
+      back: '返回上一页',
+      forward: '前进到下一页',
+      extendSelection: '在歌曲列表中扩展选择',
     },
   },
 }
