@@ -353,6 +353,7 @@ export const INVOKE_CHANNELS = [
   'media:clear-cache',
   'media:available',
   'offline:state',
+  'offline:check',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

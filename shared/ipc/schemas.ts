@@ -326,4 +326,6 @@ export const invokeChannels = {
   'media:clear-cache': channel<MediaCacheInfo>().args(none),
   'media:available': channel<OfflineAvailability>().args(none),
   'offline:state': channel<OfflineState>().args(none),
+  /** Ask the data source at once whether it is back (the network came back, "Try again"). */
+  'offline:check': channel<OfflineState>().args(none),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

@@ -276,6 +276,7 @@ export function createCore(deps: CoreDeps): Core {
     ...createExtensionHandlers({ call, capabilities, likes: likedSongs }),
     ...createUpdateHandlers(updates),
     ...offline.handlers,
+    'offline:check': async () => (await offline.monitor.checkNow(), offline.monitor.state()),
     // Offline, a song on disk resolves without the source; one that is not is skipped with the reason.
     'player:resolve': offline.wrapResolve(players['player:resolve']),
   }
@@ -333,6 +334,8 @@ export function createCore(deps: CoreDeps): Core {
     media,
     listen,
     loginWindowClosed: () => auth.loginWindowClosed(),
+    /** The main window got focus: an offline source is asked at once whether it is back. */
+    windowFocused: () => offline.monitor.checkNow(),
     /** The installed app's updates: `start()` once the window is open; `install()` is "Restart to update". */
     updates,
     /** The media cache, downloads and offline mode (the media scheme serves `offline.playable()`). */
