@@ -130,8 +130,7 @@ describe('offline: whole-looking, and back at once', () => {
     await page.getByTestId('play-all').click()
     await waitForClock(page, 0.3)
     expect(await title(page)).toBe(songs[0].name)
-    const artwork = () =>
-      page.evaluate(() => navigator.mediaSession.metadata?.artwork[0]?.src ?? '')
+    const artwork = () => page.evaluate(() => navigator.mediaSession.metadata?.artwork[0]?.src ?? '')
     await expect.poll(artwork, { timeout: 10_000 }).toMatch(/^(blob:|data:|https?:)/)
     expect(await artwork()).toMatch(/^blob:/)
     expect(await page.evaluate(() => navigator.mediaSession.metadata?.title)).toBe(songs[0].name)
@@ -147,7 +146,12 @@ describe('offline: whole-looking, and back at once', () => {
 
     // The data source is back on the same address; "Try again" brings the app back.
     revivedDir = await mkdtemp(join(tmpdir(), 'cadence-offline-return-'))
-    revived = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir: revivedDir, port, demo: DEMO })
+    revived = await startDataSource({
+      ownerPassphrase: OWNER_PASSPHRASE,
+      dataDir: revivedDir,
+      port,
+      demo: DEMO,
+    })
     if (await tryAgain.isVisible()) await tryAgain.click()
     await expect.poll(() => banner.count(), { timeout: 15_000 }).toBe(0)
     // The avatar and the row's cover load from the data source again.

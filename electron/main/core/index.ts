@@ -276,7 +276,6 @@ export function createCore(deps: CoreDeps): Core {
     ...createExtensionHandlers({ call, capabilities, likes: likedSongs }),
     ...createUpdateHandlers(updates),
     ...offline.handlers,
-    'offline:check': async () => (await offline.monitor.checkNow(), offline.monitor.state()),
     // Offline, a song on disk resolves without the source; one that is not is skipped with the reason.
     'player:resolve': offline.wrapResolve(players['player:resolve']),
   }

@@ -333,6 +333,7 @@ export function createOffline(deps: OfflineDeps) {
       return available()
     },
     'offline:state': () => monitor.state(),
+    'offline:check': async () => (await monitor.checkNow(), monitor.state()),
   }
 
   return {
