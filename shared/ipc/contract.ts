@@ -339,6 +339,7 @@ export const INVOKE_CHANNELS = [
   'account:create-playlist',
   'account:add-songs',
   'account:remove-songs',
+  'account:can-change-songs',
   'account:subscribe',
   'updates:state',
   'updates:install',

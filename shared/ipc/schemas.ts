@@ -283,6 +283,11 @@ export const invokeChannels = {
     z.object({ id: ipcIdSchema, songIds: accountSongIds }).strict(),
   ),
   'account:subscribe': channel<void>().args(z.object({ id: ipcIdSchema, subscribe: z.boolean() }).strict()),
+  /**
+   * Whether the data source can change the songs of the account's playlist `id` (asked with nothing to
+   * change): the answer is remembered as the source's `playlist-songs` capability.
+   */
+  'account:can-change-songs': channel<boolean>().args(byId),
   /** The installed app's update state (nothing to do where the app cannot update itself). */
   'updates:state': channel<UpdateState>().args(none),
   /** "Restart to update": quits and installs the downloaded update; false when none is ready. */
