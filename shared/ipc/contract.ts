@@ -311,6 +311,7 @@ export const INVOKE_CHANNELS = [
   'sources:remove',
   'sources:activate',
   'sources:set-local-host',
+  'sources:rename',
   'sources:phone-access',
   'sources:renew-phone-passphrase',
   'settings:get',

@@ -176,6 +176,10 @@ export const invokeChannels = {
   'sources:set-local-host': channel<DataSourceInfo>().args(
     z.object({ id: z.string().min(1).max(100), host: z.string().trim().max(255) }).strict(),
   ),
+  /** Renames an added data source (the name shown in Settings and wherever the source is named). */
+  'sources:rename': channel<DataSourceInfo>().args(
+    z.object({ id: z.string().min(1).max(100), name: z.string().trim().min(1).max(100) }).strict(),
+  ),
 
   /**
    * Where a phone can reach the built-in data source; the passphrase it asks for only with `show` (the

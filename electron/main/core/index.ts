@@ -269,6 +269,11 @@ export function createCore(deps: CoreDeps): Core {
         emitSources()
         return changed
       },
+      rename: ({ id, name }) => {
+        const renamed = registry.rename(id, name)
+        emitSources()
+        return renamed
+      },
     }),
     ...createSettingsHandlers(settings, deps.confirm ?? refuseAll),
     ...listen.handlers,
