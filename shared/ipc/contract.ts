@@ -344,6 +344,7 @@ export const INVOKE_CHANNELS = [
   'account:subscribe',
   'updates:state',
   'updates:install',
+  'updates:check',
   'downloads:add',
   'downloads:list',
   'downloads:summary',

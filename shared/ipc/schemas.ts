@@ -296,6 +296,8 @@ export const invokeChannels = {
   'updates:state': channel<UpdateState>().args(none),
   /** "Restart to update": quits and installs the downloaded update; false when none is ready. */
   'updates:install': channel<boolean>().args(none),
+  /** "Check now": asks the update feed at once; the state after it (unchanged where the app cannot update). */
+  'updates:check': channel<UpdateState>().args(none),
   /**
    * Makes songs (one, an album, a playlist) available offline; songs already there are not added twice.
    * `cover`: the album's or playlist's own header cover, kept on disk with its songs.
