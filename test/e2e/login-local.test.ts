@@ -34,8 +34,10 @@ describe('Login to a data source on this computer', () => {
     await page.getByTestId('sidebar-login').click()
     await expect.poll(() => app.loginPage()?.url() ?? '').toContain('#/login')
     const login = app.loginPage()!
-    await login.getByTestId('qr-image').waitFor()
-    const qrurl = (await login.getByTestId('qr-image').getAttribute('data-qrurl'))!
+    // On this computer: the sign-in page, not a code to scan.
+    await login.getByTestId('qr-open-here').waitFor()
+    const qrurl = (await login.getByTestId('qr-open-here').getAttribute('data-qrurl'))!
+    expect(await login.getByTestId('qr-image').count()).toBe(0)
     expect(await login.getByTestId('qr-local').textContent()).toMatch(/on this computer/)
     await login.screenshot({ path: join(RESULTS_DIR, 'ui-login-local.png') })
     await login.getByTestId('qr-open-here').click()
