@@ -33,21 +33,25 @@ describe('LoginView, a data source on this computer', () => {
     invoke.mockResolvedValue(undefined)
   })
 
-  it('offers the sign-in page here with no code to scan and no phone wording, phase by phase', async () => {
+  it('speaks of the sign-in page, not a phone, and once it is open here shows no code', async () => {
     const { wrapper, show } = await mountLogin()
     const status = () => wrapper.get('[data-testid="qr-status"]').text()
     await show({ phase: 'waiting', ...HERE })
+    expect(status()).toBe('Waiting for you to confirm on the sign-in page.')
+    expect(wrapper.get('[data-testid="qr-open-here"]').attributes('data-qrurl')).toBe(HERE.qrurl)
+    await wrapper.get('[data-testid="qr-open-here"]').trigger('click')
+    await flushPromises()
+    expect(invoke).toHaveBeenCalledWith('auth:open-qr-page')
     expect(wrapper.find('[data-testid="qr-image"]').exists()).toBe(false)
     expect(wrapper.find('[data-testid="qr-page-icon"]').exists()).toBe(true)
-    expect(wrapper.get('[data-testid="qr-open-here"]').attributes('data-qrurl')).toBe(HERE.qrurl)
-    expect(status()).toBe('Waiting for you to confirm on the sign-in page.')
     await show({ phase: 'scanned', ...HERE })
     expect(status()).toBe('The sign-in page is open — confirm there.')
+    expect(wrapper.find('[data-testid="qr-image"]').exists()).toBe(false)
     await show({ phase: 'expired', ...HERE })
     expect(status()).toBe('The sign-in page expired — getting a new one…')
   })
 
-  it('shows the code after all when the page could not be opened here', async () => {
+  it('keeps the code when the page could not be opened here', async () => {
     const { wrapper, show } = await mountLogin()
     await show({ phase: 'waiting', ...HERE })
     invoke.mockImplementation(async (channel: string) => {

@@ -34,14 +34,16 @@ describe('Login to a data source on this computer', () => {
     await page.getByTestId('sidebar-login').click()
     await expect.poll(() => app.loginPage()?.url() ?? '').toContain('#/login')
     const login = app.loginPage()!
-    // On this computer: the sign-in page, not a code to scan.
-    await login.getByTestId('qr-open-here').waitFor()
-    const qrurl = (await login.getByTestId('qr-open-here').getAttribute('data-qrurl'))!
-    expect(await login.getByTestId('qr-image').count()).toBe(0)
+    await login.getByTestId('qr-image').waitFor()
+    const qrurl = (await login.getByTestId('qr-image').getAttribute('data-qrurl'))!
     expect(await login.getByTestId('qr-local').textContent()).toMatch(/on this computer/)
     await login.screenshot({ path: join(RESULTS_DIR, 'ui-login-local.png') })
     await login.getByTestId('qr-open-here').click()
     await expect.poll(() => app.opened).toEqual([qrurl])
+    // The page is open in the browser: the code and the phone are gone from the window.
+    await login.getByTestId('qr-page-icon').waitFor()
+    expect(await login.getByTestId('qr-image').count()).toBe(0)
+    expect(await login.getByTestId('qr-status').textContent()).not.toMatch(/phone/i)
 
     // The default browser: a tab of its own that opens the page and submits the form.
     const browser = await app.browser.newContext()
