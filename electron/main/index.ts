@@ -128,6 +128,8 @@ function openMainWindow() {
     remember()
   })
   window.on('show', () => tray?.refresh())
+  // Back from another app: an offline data source is asked at once whether it is back.
+  window.on('focus', () => void core?.windowFocused())
   window.on('hide', () => tray?.refresh())
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null

@@ -302,6 +302,7 @@ export const INVOKE_CHANNELS = [
   'sources:remove',
   'sources:activate',
   'sources:set-local-host',
+  'sources:rename',
   'sources:phone-access',
   'sources:renew-phone-passphrase',
   'settings:get',
@@ -330,9 +331,11 @@ export const INVOKE_CHANNELS = [
   'account:create-playlist',
   'account:add-songs',
   'account:remove-songs',
+  'account:can-change-songs',
   'account:subscribe',
   'updates:state',
   'updates:install',
+  'updates:check',
   'downloads:add',
   'downloads:list',
   'downloads:summary',
@@ -344,6 +347,7 @@ export const INVOKE_CHANNELS = [
   'media:clear-cache',
   'media:available',
   'offline:state',
+  'offline:check',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

@@ -182,6 +182,10 @@ export const invokeChannels = {
   'sources:set-local-host': channel<DataSourceInfo>().args(
     z.object({ id: z.string().min(1).max(100), host: z.string().trim().max(255) }).strict(),
   ),
+  /** Renames an added data source (the name shown in Settings and wherever the source is named). */
+  'sources:rename': channel<DataSourceInfo>().args(
+    z.object({ id: z.string().min(1).max(100), name: z.string().trim().min(1).max(100) }).strict(),
+  ),
 
   /**
    * Where a phone can reach the built-in data source; the passphrase it asks for only with `show` (the
@@ -289,10 +293,17 @@ export const invokeChannels = {
     z.object({ id: ipcIdSchema, songIds: accountSongIds }).strict(),
   ),
   'account:subscribe': channel<void>().args(z.object({ id: ipcIdSchema, subscribe: z.boolean() }).strict()),
+  /**
+   * Whether the data source can change the songs of the account's playlist `id` (asked with nothing to
+   * change): the answer is remembered as the source's `playlist-songs` capability.
+   */
+  'account:can-change-songs': channel<boolean>().args(byId),
   /** The installed app's update state (nothing to do where the app cannot update itself). */
   'updates:state': channel<UpdateState>().args(none),
   /** "Restart to update": quits and installs the downloaded update; false when none is ready. */
   'updates:install': channel<boolean>().args(none),
+  /** "Check now": asks the update feed at once; the state after it (unchanged where the app cannot update). */
+  'updates:check': channel<UpdateState>().args(none),
   /**
    * Makes songs (one, an album, a playlist) available offline; songs already there are not added twice.
    * `cover`: the album's or playlist's own header cover, kept on disk with its songs.
@@ -338,4 +349,6 @@ export const invokeChannels = {
   'media:clear-cache': channel<MediaCacheInfo>().args(none),
   'media:available': channel<OfflineAvailability>().args(none),
   'offline:state': channel<OfflineState>().args(none),
+  /** Ask the data source at once whether it is back (the network came back, "Try again"). */
+  'offline:check': channel<OfflineState>().args(none),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

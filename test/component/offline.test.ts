@@ -122,9 +122,9 @@ describe('offline in the renderer', () => {
     const rows = wrapper.findAll('[data-testid="download-row"]')
     expect(rows.length).toBeGreaterThan(0)
     expect(rows.length).toBeLessThanOrEqual(100)
-    expect(rows[0].get('[data-testid="download-state"]').text()).toBe('4.2 MB')
+    expect(rows[0].get('[data-testid="download-state"]').text()).toBe('4 MB')
     expect(wrapper.get('[data-testid="downloads-summary"]').text()).toContain(
-      '10,000 songs on this computer, 42 GB',
+      '10,000 songs on this computer, 39.1 GB',
     )
     // Only the first page was asked for, not the whole list.
     const pages = invoke.mock.calls.filter(([channel]) => channel === 'downloads:list')
@@ -233,14 +233,14 @@ describe('offline in the renderer', () => {
     const wrapper = mount(SettingsStorage, { global: { plugins: [p.pinia, p.i18n, p.router] } })
     await flushPromises()
     expect(wrapper.get('[data-testid="settings-cache-usage"]').text()).toBe(
-      'Songs played recently: 812 MB of 2.1 GB (120 songs)',
+      'Songs played recently: 774 MB of 2 GB (120 songs)',
     )
-    expect(wrapper.get('[data-testid="settings-downloads-usage"]').text()).toContain('4.2 MB (1 songs)')
+    expect(wrapper.get('[data-testid="settings-downloads-usage"]').text()).toContain('4 MB (1 songs)')
     await wrapper.get('[data-testid="settings-cache-clear"]').trigger('click')
     await flushPromises()
     expect(invoke).toHaveBeenCalledWith('media:clear-cache', undefined)
     expect(wrapper.get('[data-testid="settings-cache-usage"]').text()).toBe(
-      'Songs played recently: 0 B of 2.1 GB (0 songs)',
+      'Songs played recently: 0 B of 2 GB (0 songs)',
     )
   })
 })

@@ -96,7 +96,14 @@ describe('media integration: the OS media session', () => {
     expect(handlers.get('play')).toBeNull()
   })
 
-  it('gives the OS the kept cover while offline, and the data source’s again when back', async () => {
+  it('gives the OS the kept cover while offline as a blob: (Chromium refuses the app scheme), the data source’s again when back', async () => {
+    const kept = `cadence-media://cover/?src=${encodeURIComponent('http://127.0.0.1/cover/1.png')}`
+    const read = vi.fn(async () => new Response(new Blob(['png'], { type: 'image/png' })))
+    vi.stubGlobal('fetch', read)
+    let made = 0
+    const revoked: string[] = []
+    vi.spyOn(URL, 'createObjectURL').mockImplementation(() => `blob:cadence/${++made}`)
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation((url) => void revoked.push(url))
     const player = usePlayerStore()
     const offline = useOfflineStore()
     const stop = startMediaIntegration(player, { main: false, coverSrc: (url) => offline.coverSrc(url) })
@@ -107,14 +114,17 @@ describe('media integration: the OS media session', () => {
 
     offline.state = { offline: true, since: 1, reason: 'fetch failed' }
     await flushPromises()
-    const kept = `cadence-media://cover/?src=${encodeURIComponent('http://127.0.0.1/cover/1.png')}`
-    expect(artwork()).toEqual([{ src: kept, sizes: '512x512' }])
+    expect(read).toHaveBeenCalledWith(kept)
+    expect(artwork()).toEqual([{ src: 'blob:cadence/1', sizes: '512x512' }])
     expect(session.metadata?.init.title).toBe('Song 1')
 
     offline.state = { offline: false }
     await flushPromises()
     expect(artwork()).toEqual([{ src: 'http://127.0.0.1/cover/1.png', sizes: '512x512' }])
+    expect(revoked).toEqual(['blob:cadence/1'])
     stop()
+    vi.unstubAllGlobals()
+    vi.restoreAllMocks()
   })
 
   it('plays at the speed setting, changed while playing, and gives the OS that rate with song positions', async () => {

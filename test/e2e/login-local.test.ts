@@ -42,6 +42,10 @@ describe('Login to a data source on this computer', () => {
     await login.screenshot({ path: join(RESULTS_DIR, 'ui-login-local.png') })
     await login.getByTestId('qr-open-here').click()
     await expect.poll(() => app.opened).toEqual([qrurl])
+    // The page is open in the browser: the code and the phone are gone from the window.
+    await login.getByTestId('qr-page-icon').waitFor()
+    expect(await login.getByTestId('qr-image').count()).toBe(0)
+    expect(await login.getByTestId('qr-status').textContent()).not.toMatch(/phone/i)
 
     // The default browser: a tab of its own that opens the page and submits the form.
     const browser = await app.browser.newContext()

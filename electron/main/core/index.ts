@@ -253,6 +253,11 @@ export function createCore(deps: CoreDeps): Core {
         emitSources()
         return changed
       },
+      rename: ({ id, name }) => {
+        const renamed = registry.rename(id, name)
+        emitSources()
+        return renamed
+      },
     }),
     ...createSettingsHandlers(settings, deps.confirm ?? refuseAll),
     ...listen.handlers,
@@ -317,6 +322,8 @@ export function createCore(deps: CoreDeps): Core {
     media,
     listen,
     loginWindowClosed: () => auth.loginWindowClosed(),
+    /** The main window got focus: an offline source is asked at once whether it is back. */
+    windowFocused: () => offline.monitor.checkNow(),
     /** The installed app's updates: `start()` once the window is open; `install()` is "Restart to update". */
     updates,
     /** The media cache, downloads and offline mode (the media scheme serves `offline.playable()`). */

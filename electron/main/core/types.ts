@@ -104,7 +104,7 @@ export interface CoreDeps {
 
 /**
  * What `createCore` gives its builders. The glue (electron/main/index.ts) uses `router`, `events`,
- * `settings`, `listen`, `builtin`, `playerCommand`, `beforeQuit`, `loginWindowClosed` and `dispose`; the
+ * `settings`, `listen`, `builtin`, `playerCommand`, `beforeQuit`, `loginWindowClosed`, `windowFocused` and `dispose`; the
  * end-to-end harness also `start` and `setBuiltin`. Only tests use `handlers`, `sources`, `auth`, `api`
  * and `playerState`.
  */
@@ -140,6 +140,8 @@ export interface Core {
   listen: ReturnType<typeof createListen>
   /** The user closed the QR login window. */
   loginWindowClosed: () => void
+  /** The main window got focus: an offline data source is asked at once; resolves whether it answers. */
+  windowFocused: () => Promise<boolean>
   /** The installed app's updates: `start()` once the window is open; `install()` is "Restart to update". */
   updates: ReturnType<typeof createUpdateService>
   /** The media scheme's handler (`protocol.handle` in the app, a route in the end-to-end harness). */

@@ -5,15 +5,16 @@ import { errorText } from './error-text'
 
 /**
  * Reports a failed action as a toast: the message `key` in the user's language with `{reason}` filled
- * by a plain sentence (`errorText`), the raw error only behind Details. Answers `undefined`, so a caller
- * can `return fail(...)`.
+ * by a plain sentence (`errorText`), the raw error only behind Details; `count` picks the message's plural
+ * form. Answers `undefined`, so a caller can `return fail(...)`.
  */
 export function useFailure() {
   const { t } = useI18n()
   const notifications = useNotificationsStore()
-  return (key: string, cause: unknown): undefined => {
+  return (key: string, cause: unknown, count?: number): undefined => {
     const { message, details } = errorText(toCadenceError(cause), t)
-    notifications.error(t(key, { reason: message }), details)
+    const text = count === undefined ? t(key, { reason: message }) : t(key, { reason: message }, count)
+    notifications.error(text, details)
     return undefined
   }
 }

@@ -75,3 +75,9 @@ export function formatDb(db: number): string {
 export function formatHz(hz: number): string {
   return hz < 1000 ? `${hz} Hz` : `${Number((hz / 1000).toFixed(1))} kHz`
 }
+
+/** The first letter of a name, for an avatar without its picture (`?` without a name). */
+export function initial(name: string | undefined): string {
+  const first = [...(name?.trim() ?? '')][0]
+  return first ? first.toLocaleUpperCase() : '?'
+}

@@ -30,6 +30,21 @@ export const useAccountPlaylistsStore = defineStore('accountPlaylists', () => {
   const canCreate = computed(() => auth.signedIn && capabilities.offers('playlist-create'))
   const canChangeSongs = computed(() => auth.signedIn && capabilities.offers('playlist-songs'))
   const canSubscribe = computed(() => auth.signedIn && capabilities.offers('playlist-subscribe'))
+  /**
+   * Whether songs can be removed from the account's playlists: offered only once the source has shown it
+   * can (`checkChangeSongs`), never to be refused after the click.
+   */
+  const canRemoveSongs = computed(() => auth.signedIn && capabilities.confirmed('playlist-songs'))
+  /** Asks the source, once, whether it can change a playlist's songs (removing nothing from `id`). */
+  async function checkChangeSongs(id: Id) {
+    const known = capabilities.known?.['playlist-songs']
+    if (!canChangeSongs.value || known === 'present' || known === 'absent') return
+    try {
+      await invoke('account:can-change-songs', { id })
+    } finally {
+      await capabilities.load()
+    }
+  }
 
   const mine = (p: Pick<Playlist, 'id' | 'creator' | 'meta'>) =>
     realId(p.id) &&
@@ -137,5 +152,17 @@ export const useAccountPlaylistsStore = defineStore('accountPlaylists', () => {
     }
   }
 
-  return { canCreate, canChangeSongs, canSubscribe, targets, mine, create, add, remove, subscribe }
+  return {
+    canCreate,
+    canChangeSongs,
+    canRemoveSongs,
+    canSubscribe,
+    targets,
+    mine,
+    checkChangeSongs,
+    create,
+    add,
+    remove,
+    subscribe,
+  }
 })

@@ -44,6 +44,8 @@ export const useOfflineStore = defineStore('offline', () => {
   const cacheInfo = shallowRef<MediaCacheInfo>()
   /** Cover addresses that did not load from the data source: shown from main's kept copy instead. */
   const failedCovers = shallowRef<ReadonlySet<string>>(new Set())
+  /** Cover addresses whose kept copy failed too: a placeholder shows until the source is back. */
+  const missingCovers = shallowRef<ReadonlySet<string>>(new Set())
   /** Called once per change to offline (the layout says so in a toast). */
   const listeners = new Set<(next: OfflineState) => void>()
   let started = false
@@ -59,8 +61,9 @@ export const useOfflineStore = defineStore('offline', () => {
   const setState = (next: OfflineState) => {
     const changed = next.offline !== state.value.offline
     state.value = next
-    // Back online: covers load from the data source again.
+    // Back online: covers load from the data source again (the placeholders try again too).
     if (changed && !next.offline && failedCovers.value.size) failedCovers.value = new Set()
+    if (changed && !next.offline && missingCovers.value.size) missingCovers.value = new Set()
     if (changed) for (const listener of listeners) listener(next)
   }
 
@@ -113,10 +116,17 @@ export const useOfflineStore = defineStore('offline', () => {
    * try (it failed from the data source), false when there is nothing more to try.
    */
   function coverFailed(url: string | undefined, loaded: string): boolean {
-    if (!url || !isRemote(url) || loaded !== url) return false
+    if (!url || !isRemote(url)) return false
+    if (loaded !== url) {
+      if (loaded === coverMediaUrl(url) && !missingCovers.value.has(url))
+        missingCovers.value = new Set(missingCovers.value).add(url)
+      return false
+    }
     if (!failedCovers.value.has(url)) failedCovers.value = new Set(failedCovers.value).add(url)
     return true
   }
+  /** Whether a cover has no image to show (neither the source's nor a kept copy): a placeholder instead. */
+  const coverMissing = (url: string | undefined) => !!url && missingCovers.value.has(url)
 
   /** Downloads songs; `cover`: the album's or playlist's own header cover, kept by main with them. */
   async function download(songs: readonly Song[], cover?: string) {
@@ -154,6 +164,7 @@ export const useOfflineStore = defineStore('offline', () => {
     coverFromDisk,
     coverSrc,
     coverFailed,
+    coverMissing,
     download,
     remove,
     pause,

@@ -44,5 +44,6 @@ export const useSourcesStore = defineStore('sources', () => {
     activate: (id: string) => run(() => invoke('sources:activate', { id })),
     /** The one more local host the source may point media and covers at (`''` clears it). */
     setLocalHost: (id: string, host: string) => run(() => invoke('sources:set-local-host', { id, host })),
+    rename: (id: string, name: string) => run(() => invoke('sources:rename', { id, name })),
   }
 })

@@ -25,7 +25,8 @@ export const useUpdatesStore = defineStore('updates', () => {
   async function init() {
     try {
       unsubscribe ??= on('updates:changed', (next) => (state.value = next))
-      state.value = await invoke('updates:state')
+      const now = await invoke('updates:state')
+      if (now) state.value = now
     } catch {
       // No bridge or no updater: nothing to show.
     }
@@ -34,6 +35,18 @@ export const useUpdatesStore = defineStore('updates', () => {
     dismissed.value = refusalKey(state.value) ?? dismissed.value
   }
   const restart = () => invoke('updates:install')
+  /** "Check now" is running. */
+  const checking = ref(false)
+  async function checkNow() {
+    if (checking.value) return
+    checking.value = true
+    try {
+      const after = await invoke('updates:check')
+      if (after) state.value = after
+    } finally {
+      checking.value = false
+    }
+  }
 
-  return { state, dismissed, init, dismiss, restart }
+  return { state, dismissed, checking, init, dismiss, restart, checkNow }
 })

@@ -60,6 +60,15 @@ export function createExtensionHandlers(deps: {
       call((api, sid) =>
         capabilities.use(sid, 'playlist-songs', () => changePlaylistSongs(api, id, songIds, 'remove')),
       ),
+    // Asked by removing nothing, which changes nothing: a source without the endpoint answers 404.
+    'account:can-change-songs': async ({ id }) => {
+      const known = capabilities.get()['playlist-songs']
+      if (known !== 'unknown') return known === 'present'
+      await call((api, sid) =>
+        capabilities.use(sid, 'playlist-songs', () => changePlaylistSongs(api, id, [], 'remove')),
+      ).catch(() => undefined)
+      return capabilities.get()['playlist-songs'] === 'present'
+    },
     'account:subscribe': ({ id, subscribe }) =>
       call((api, sid) =>
         capabilities.use(sid, 'playlist-subscribe', () => subscribePlaylist(api, id, subscribe)),

@@ -89,5 +89,6 @@ export function createOfflineHandlers(deps: OfflineHandlersDeps): Pick<Handlers,
       return availableOffline(cache, downloads, deps.activeSourceId())
     },
     'offline:state': () => monitor.state(),
+    'offline:check': async () => (await monitor.checkNow(), monitor.state()),
   }
 }

@@ -73,18 +73,35 @@ export function createOfflineMonitor(deps: OfflineMonitorDeps) {
     if (probeTimer !== undefined) deps.timers.clearTimeout(probeTimer)
     probeTimer = undefined
   }
-  const scheduleProbe = () => {
-    stopProbing()
-    probeTimer = deps.timers.setTimeout(() => {
-      probeTimer = undefined
-      deps.probe().then(
-        () => online(),
+  /** The probe asking while offline (a poke meanwhile waits for it rather than asking twice). */
+  let asking: { epoch: number; done: Promise<void> } | undefined
+  const probeNow = (): Promise<void> => {
+    if (asking?.epoch === epoch) return asking.done
+    const mine = epoch
+    const done = deps
+      .probe()
+      .then(
+        () => {
+          if (mine === epoch) online()
+        },
         (error: unknown) => {
+          if (mine !== epoch) return
           if (!isUnreachable(error)) return online()
           probeDelay = Math.min(probeDelay * 2, PROBE_MAX_MS)
           if (state.offline) scheduleProbe()
         },
       )
+      .finally(() => {
+        if (asking?.done === done) asking = undefined
+      })
+    asking = { epoch: mine, done }
+    return done
+  }
+  const scheduleProbe = () => {
+    stopProbing()
+    probeTimer = deps.timers.setTimeout(() => {
+      probeTimer = undefined
+      void probeNow()
     }, probeDelay)
   }
 
@@ -154,6 +171,21 @@ export function createOfflineMonitor(deps: OfflineMonitorDeps) {
     setReachable(reachable: boolean, reason = 'The data source is not running') {
       if (reachable) online()
       else offline(reason)
+    },
+    /**
+     * Something says the source may be back (the window got focus, the network came back, "Try again"):
+     * while offline, ask it at once instead of waiting out the back-off, and start the back-off afresh if
+     * it is still away. Resolves whether it is online.
+     */
+    async checkNow(): Promise<boolean> {
+      if (!state.offline) return true
+      stopProbing()
+      await probeNow()
+      if (state.offline) {
+        probeDelay = PROBE_FIRST_MS
+        scheduleProbe()
+      }
+      return !state.offline
     },
     /** Another data source became active: start as online and let its calls decide. */
     reset() {

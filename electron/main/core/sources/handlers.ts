@@ -18,6 +18,7 @@ export interface SourcesController {
   remove(id: string): void
   activate(id: string): void
   setLocalHost: Handlers['sources:set-local-host']
+  rename: Handlers['sources:rename']
   phoneAccess: Handlers['sources:phone-access']
   renewPhonePassphrase: Handlers['sources:renew-phone-passphrase']
 }
@@ -29,6 +30,7 @@ export function createSourcesHandlers(sources: SourcesController): Pick<Handlers
     'sources:remove': ({ id }) => sources.remove(id),
     'sources:activate': ({ id }) => sources.activate(id),
     'sources:set-local-host': (args, context) => sources.setLocalHost(args, context),
+    'sources:rename': (args, context) => sources.rename(args, context),
     'sources:phone-access': (args, context) => sources.phoneAccess(args, context),
     'sources:renew-phone-passphrase': (args, context) => sources.renewPhonePassphrase(args, context),
   }

@@ -35,6 +35,8 @@ export interface SourceRegistry {
   setActive(id: string): void
   /** The one more local host an added source may point media and covers at (`''`: none). */
   setLocalHost(id: string, host: string): DataSourceInfo
+  /** The name an added source is shown by (the built-in one keeps its own). */
+  rename(id: string, name: string): DataSourceInfo
   setBuiltin(url: string | undefined, state: DataSourceState): void
 }
 
@@ -174,6 +176,20 @@ export function createSourceRegistry(deps: RegistryDeps): SourceRegistry {
       if (!source) throw new CadenceError({ kind: 'invalid-argument', message: 'No such data source' })
       if (localHost) source.localHost = localHost
       else delete source.localHost
+      write(stored)
+      return info(source)
+    },
+    rename(id, name) {
+      if (id === BUILTIN_ID) {
+        throw new CadenceError({ kind: 'invalid-argument', message: 'The built-in library keeps its name' })
+      }
+      const stored = read()
+      const source = stored.added.find((s) => s.id === id)
+      if (!source) throw new CadenceError({ kind: 'invalid-argument', message: 'No such data source' })
+      const trimmed = name.trim()
+      if (!trimmed)
+        throw new CadenceError({ kind: 'invalid-argument', message: 'A data source needs a name' })
+      source.name = trimmed
       write(stored)
       return info(source)
     },

@@ -7,5 +7,6 @@ export function createUpdateHandlers(updates: UpdateService): Pick<Handlers, Upd
   return {
     'updates:state': () => updates.state(),
     'updates:install': () => updates.install(),
+    'updates:check': () => updates.checkNow(),
   }
 }

@@ -89,9 +89,10 @@ export function createUpdateService(deps: UpdateServiceDeps) {
     if (state.nextCheckAt !== null) set({ ...state, nextCheckAt: null })
   }
 
-  async function check(): Promise<void> {
+  /** `asked`: the user pressed "Check now" (it checks even with automatic updates off). */
+  async function check(asked = false): Promise<void> {
     timer = undefined
-    if (disposed || busy || !deps.updater || !deps.enabled()) return
+    if (disposed || busy || !deps.updater || (!asked && !deps.enabled())) return
     // Downloaded and waiting for the user: nothing more to fetch.
     if (state.status === 'ready') return
     busy = true
@@ -181,6 +182,17 @@ export function createUpdateService(deps: UpdateServiceDeps) {
       else if (timer === undefined && !busy) void check()
     },
     state: (): UpdateState => state,
+    /**
+     * "Check now" in Settings → Updates: asks the feed at once (one check at a time), even with automatic
+     * updates off (then nothing more is scheduled). Resolves the state after it.
+     */
+    async checkNow(): Promise<UpdateState> {
+      if (!deps.updater || disposed || busy) return state
+      deps.timers.clearTimeout(timer)
+      await check(true)
+      if (!deps.enabled()) stop()
+      return state
+    },
     /** "Restart to update": only once an update is downloaded and verified. */
     install(): boolean {
       if (state.status !== 'ready' || !deps.updater) return false

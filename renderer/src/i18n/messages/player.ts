@@ -23,6 +23,9 @@ export default {
     queue: 'Queue',
     lyrics: 'Lyrics',
     sound: 'Sound',
+    soundAltered: 'Sound: {changes}',
+    soundSpeed: 'speed {speed}×',
+    soundEqualiser: 'equaliser on',
     dismiss: 'Dismiss',
     notice: {
       skipped: 'Skipped “{name}”: {reason}',
@@ -75,6 +78,9 @@ export default {
     queue: '播放队列',
     lyrics: '歌词',
     sound: '音效',
+    soundAltered: '音效：{changes}',
+    soundSpeed: '{speed}× 倍速',
+    soundEqualiser: '均衡器已开启',
     dismiss: '关闭',
     notice: {
       skipped: '已跳过“{name}”：{reason}',

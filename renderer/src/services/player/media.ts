@@ -5,6 +5,7 @@ import { invoke, on } from '@renderer/services/cadence'
 import { coverPng } from '@renderer/services/cover-image'
 import { artistNames } from '@shared/api/artist-names'
 import { coverUrl } from '@renderer/services/cover-url'
+import { createArtworkSource } from './media-artwork'
 
 /**
  * Media integration: the player as the desktop sees it. Mirrors the player into `navigator.mediaSession`
@@ -102,7 +103,15 @@ function connectMediaSession(player: MediaPlayer, session: MediaSession, coverSr
     }
   }
 
-  // Set again when the cover's address changes (offline: the kept copy's).
+  // Set again when the cover's address changes (offline: the kept copy's, read into a blob: address).
+  const artworks = createArtworkSource()
+  const describe = (song: Song, artwork: string | undefined) =>
+    new MediaMetadata({
+      title: song.name,
+      artist: artistNames(song),
+      album: song.album?.name ?? '',
+      artwork: artwork ? [{ src: artwork, sizes: '512x512' }] : [],
+    })
   watch(
     () => {
       const cover = player.current?.album?.cover
@@ -110,14 +119,15 @@ function connectMediaSession(player: MediaPlayer, session: MediaSession, coverSr
     },
     ([song, cover]) => {
       if (!song || typeof MediaMetadata === 'undefined') {
+        void artworks.artwork(undefined)
         session.metadata = null
         return
       }
-      session.metadata = new MediaMetadata({
-        title: song.name,
-        artist: artistNames(song),
-        album: song.album?.name ?? '',
-        artwork: cover ? [{ src: cover, sizes: '512x512' }] : [],
+      const at = cover && artworks.accepted(cover) ? cover : undefined
+      session.metadata = describe(song, at)
+      if (!cover || at) return void artworks.artwork(at)
+      void artworks.artwork(cover).then((artwork) => {
+        if (artwork && player.current === song) session.metadata = describe(song, artwork)
       })
     },
     { immediate: true },
@@ -149,6 +159,7 @@ function connectMediaSession(player: MediaPlayer, session: MediaSession, coverSr
   )
 
   return () => {
+    artworks.dispose()
     for (const action of Object.keys(handlers)) {
       try {
         session.setActionHandler(action as MediaSessionAction, null)
