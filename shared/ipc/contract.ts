@@ -96,6 +96,8 @@ export const PLAYER_COMMANDS = [
   'unlike',
   /** Main is about to quit: save the session (queue, position) now. */
   'save-session',
+  /** The tray's "cancel the sleep timer". */
+  'cancel-sleep',
 ] as const
 export type PlayerCommandName = (typeof PLAYER_COMMANDS)[number]
 export interface PlayerCommand {

@@ -70,6 +70,14 @@ export const playerStateSchema = z
       })
       .strict()
       .nullable(),
+    /** The sleep timer, when set: what it waits for and the minutes left (null: not known yet). */
+    sleep: z
+      .object({
+        kind: z.enum(['minutes', 'song', 'album', 'queue']),
+        leftMinutes: z.number().int().min(0).max(1_000_000).nullable(),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
 

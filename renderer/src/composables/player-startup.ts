@@ -4,6 +4,7 @@ import { useSettingsStore } from '@renderer/stores/settings'
 import { useAuthStore } from '@renderer/stores/auth'
 import { useOfflineStore } from '@renderer/stores/offline'
 import { startMediaIntegration } from '@renderer/services/player/media'
+import { useSleepTimerStore } from '@renderer/stores/sleep-timer'
 import { usePlayerShortcuts } from './player-shortcuts'
 
 /**
@@ -19,7 +20,21 @@ export function usePlayerStartup() {
   const settings = useSettingsStore()
   const offline = useOfflineStore()
   // The OS media session shows the kept cover while offline (its address would not load).
-  const stopMedia = startMediaIntegration(player, { coverSrc: (url) => offline.coverSrc(url) })
+  const sleep = useSleepTimerStore()
+  const stopMedia = startMediaIntegration(player, {
+    coverSrc: (url) => offline.coverSrc(url),
+    // The tray shows the sleep timer's minutes left and cancels it.
+    sleep: {
+      state: () =>
+        sleep.mode
+          ? {
+              kind: sleep.mode.kind,
+              leftMinutes: sleep.remainingMs === null ? null : Math.ceil(sleep.remainingMs / 60_000),
+            }
+          : undefined,
+      cancel: () => sleep.cancel(),
+    },
+  })
   usePlayerShortcuts()
   const scope = getCurrentScope()
   let feeding = false

@@ -34,6 +34,11 @@ const LABELS = {
     hideWindow: 'Hide Cadence',
     restartToUpdate: 'Restart to update',
     quit: 'Quit',
+    sleepMinutes: 'Sleep timer: {n} min left — cancel',
+    sleepSoon: 'Sleep timer: less than a minute — cancel',
+    sleepSong: 'Sleep timer: after this song — cancel',
+    sleepAlbum: 'Sleep timer: after this album — cancel',
+    sleepQueue: 'Sleep timer: after the queue — cancel',
   },
   'zh-CN': {
     nothingPlaying: '未在播放',
@@ -49,6 +54,11 @@ const LABELS = {
     hideWindow: '隐藏 Cadence',
     restartToUpdate: '重启以更新',
     quit: '退出',
+    sleepMinutes: '睡眠定时：还剩 {n} 分钟 — 取消',
+    sleepSoon: '睡眠定时：不到一分钟 — 取消',
+    sleepSong: '睡眠定时：这首歌播完后 — 取消',
+    sleepAlbum: '睡眠定时：这张专辑播完后 — 取消',
+    sleepQueue: '睡眠定时：播放队列播完后 — 取消',
   },
 } satisfies Record<Language, Record<string, string>>
 
@@ -63,6 +73,29 @@ export function trayTooltip(state: PlayerState | null): string {
   const title = song.artists ? `${song.name} — ${song.artists}` : song.name
   // Some platforms cap tooltips (Windows: 127 characters).
   return clip(`${state.playing ? '▶' : '⏸'} ${title}`).slice(0, 120)
+}
+
+/** The sleep timer's line: what it waits for or the minutes left; clicking it cancels the timer. */
+function sleepItems(state: PlayerState | null, l: (typeof LABELS)['en']): TrayMenuItem[] {
+  const sleep = state?.sleep
+  if (!sleep) return []
+  const left = sleep.leftMinutes
+  const ends = { song: l.sleepSong, album: l.sleepAlbum, queue: l.sleepQueue }
+  const label =
+    left !== null && left > 1
+      ? l.sleepMinutes.replace('{n}', String(left))
+      : sleep.kind === 'minutes'
+        ? l.sleepSoon
+        : ends[sleep.kind]
+  return [
+    {
+      type: 'normal',
+      id: 'sleep-timer',
+      label,
+      enabled: true,
+      action: { type: 'command', command: 'cancel-sleep' },
+    },
+  ]
 }
 
 export function buildTrayMenu(
@@ -127,6 +160,7 @@ export function buildTrayMenu(
       enabled: hasSong,
       action: { type: 'command', command: song?.liked ? 'unlike' : 'like' },
     },
+    ...sleepItems(state, l),
     { type: 'separator' },
     {
       type: 'normal',

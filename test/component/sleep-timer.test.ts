@@ -44,7 +44,11 @@ describe('sleep timer', () => {
     const { timer, advance } = setup()
     timer.arm({ kind: 'minutes', minutes: 30 }, view())
     advance(29 * 60_000 + 50_000)
-    expect(timer.step(view({ playing: false }), FADE)).toEqual({ remainingMs: 10_000, fade: false, stop: null })
+    expect(timer.step(view({ playing: false }), FADE)).toEqual({
+      remainingMs: 10_000,
+      fade: false,
+      stop: null,
+    })
     advance(10_000)
     expect(timer.step(view({ playing: false }), FADE).stop).not.toBeNull()
   })
@@ -88,7 +92,11 @@ describe('sleep timer', () => {
     const { timer } = setup()
     timer.arm({ kind: 'album' }, view())
     // Not the album's last song: no end known yet.
-    expect(timer.step(view({ positionMs: 179_000 }), FADE)).toEqual({ remainingMs: null, fade: false, stop: null })
+    expect(timer.step(view({ positionMs: 179_000 }), FADE)).toEqual({
+      remainingMs: null,
+      fade: false,
+      stop: null,
+    })
     // The album's next song: plays on; it is the last (another album follows), so it fades.
     expect(timer.step(view({ key: 'b', nextAlbumId: 'album-2' }), FADE).stop).toBeNull()
     expect(timer.step(view({ key: 'b', positionMs: 170_000, nextAlbumId: 'album-2' }), FADE)).toMatchObject({
@@ -103,7 +111,9 @@ describe('sleep timer', () => {
     timer.arm({ kind: 'queue' }, view())
     expect(timer.step(view({ positionMs: 179_000 }), FADE).remainingMs).toBeNull()
     expect(timer.step(view({ key: 'b', last: true }), FADE).stop).toBeNull()
-    expect(timer.step(view({ key: 'b', last: true, positionMs: 175_000 }), FADE)).toMatchObject({ fade: true })
+    expect(timer.step(view({ key: 'b', last: true, positionMs: 175_000 }), FADE)).toMatchObject({
+      fade: true,
+    })
     // Repeat-all wraps to the first song: the queue has played out.
     expect(timer.step(view({ key: 'a', positionMs: 100 }), FADE).stop).toEqual({ rewind: true })
   })
