@@ -4,6 +4,7 @@ import type { Settings } from '../settings'
 import type { ErrorPayload } from '../errors'
 import type { CollectionSong } from './collection-song'
 import type { DownloadsSummary, OfflineAvailability, OfflineState } from './offline'
+import type { HistoryState } from './history'
 import type { ChannelSpec, invokeChannels, playerSessionSchema, playerStateSchema } from './schemas'
 
 /**
@@ -355,6 +356,13 @@ export const INVOKE_CHANNELS = [
   'media:clear-cache',
   'media:available',
   'offline:state',
+  'history:record',
+  'history:page',
+  'history:state',
+  'history:set-private',
+  'history:clear',
+  'history:export',
+  'history:import',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]
@@ -386,6 +394,8 @@ export interface EventMap {
   'media:available-changed': OfflineAvailability
   /** The data source became unreachable, or reachable again. */
   'offline:changed': OfflineState
+  /** A listen was recorded, history imported or cleared, or a private session began or ended. */
+  'history:changed': HistoryState
 }
 export type EventName = keyof EventMap
 /** One entry per event: an event added to `EventMap` and not here (or here and not there) fails the typecheck. */
@@ -404,6 +414,7 @@ const EVENTS = {
   'downloads:changed': true,
   'media:available-changed': true,
   'offline:changed': true,
+  'history:changed': true,
 } as const satisfies Record<EventName, true>
 export const EVENT_NAMES: readonly EventName[] = Object.keys(EVENTS) as EventName[]
 
@@ -422,3 +433,11 @@ export type {
   OfflineAvailability,
   OfflineState,
 } from './offline'
+export type {
+  HistoryCursor,
+  HistoryEntry,
+  HistoryImportResult,
+  HistoryPage,
+  HistoryState,
+  Listen,
+} from './history'

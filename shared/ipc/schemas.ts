@@ -12,6 +12,8 @@ import type {
   OfflineAvailability,
   OfflineState,
 } from './offline'
+import type { HistoryImportResult, HistoryPage, HistoryState } from './history'
+import { historyImportArgs, historyPageArgs, historyPrivateArgs, listenSchema } from './history-schemas'
 import type {
   AlbumDetail,
   AppInfo,
@@ -334,4 +336,14 @@ export const invokeChannels = {
   'media:clear-cache': channel<MediaCacheInfo>().args(none),
   'media:available': channel<OfflineAvailability>().args(none),
   'offline:state': channel<OfflineState>().args(none),
+  /** A listen the renderer counted by the listen rule; false when not kept (private session, placeholder). */
+  'history:record': channel<boolean>().args(listenSchema),
+  'history:page': channel<HistoryPage>().args(historyPageArgs),
+  'history:state': channel<HistoryState>().args(none),
+  'history:set-private': channel<HistoryState>().args(historyPrivateArgs),
+  'history:clear': channel<void>().args(none),
+  /** History as ListenBrainz JSON (an `import` submission body). */
+  'history:export': channel<CollectionFile>().args(none),
+  /** A ListenBrainz JSON export read back: all of it, or nothing with the reason. */
+  'history:import': channel<HistoryImportResult>().args(historyImportArgs),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>
