@@ -6,6 +6,7 @@ import { useOfflineStore } from '@renderer/stores/offline'
 import { startMediaIntegration } from '@renderer/services/player/media'
 import { useSleepTimerStore } from '@renderer/stores/sleep-timer'
 import { usePlayerShortcuts } from './player-shortcuts'
+import { useListenRecorder } from './listen-recorder'
 
 /**
  * Starts the player for the app window that plays (the main window, not the login or lyrics windows):
@@ -36,6 +37,8 @@ export function usePlayerStartup() {
     },
   })
   usePlayerShortcuts()
+  // Every listen (by the listen rule) goes to main's history.
+  const stopRecorder = useListenRecorder()
   const scope = getCurrentScope()
   let feeding = false
   const stopWatch = watch(
@@ -59,6 +62,7 @@ export function usePlayerStartup() {
   )
   onMounted(() => void player.init())
   onScopeDispose(() => {
+    stopRecorder()
     stopSourceWatch()
     stopWatch()
     stopMedia()

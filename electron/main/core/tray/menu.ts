@@ -11,6 +11,7 @@ export type TrayAction =
   | { type: 'toggle-window' }
   | { type: 'toggle-desktop-lyrics' }
   | { type: 'install-update' }
+  | { type: 'toggle-private-session' }
   | { type: 'quit' }
 
 export type TrayMenuItem =
@@ -34,6 +35,8 @@ const LABELS = {
     hideWindow: 'Hide Cadence',
     restartToUpdate: 'Restart to update',
     quit: 'Quit',
+    privateOn: 'End private session',
+    privateOff: 'Start private session',
     sleepMinutes: 'Sleep timer: {n} min left — cancel',
     sleepSoon: 'Sleep timer: less than a minute — cancel',
     sleepSong: 'Sleep timer: after this song — cancel',
@@ -54,6 +57,8 @@ const LABELS = {
     hideWindow: '隐藏 Cadence',
     restartToUpdate: '重启以更新',
     quit: '退出',
+    privateOn: '结束私人模式',
+    privateOff: '开启私人模式',
     sleepMinutes: '睡眠定时：还剩 {n} 分钟 — 取消',
     sleepSoon: '睡眠定时：不到一分钟 — 取消',
     sleepSong: '睡眠定时：这首歌播完后 — 取消',
@@ -106,6 +111,8 @@ export function buildTrayMenu(
     language?: Language
     /** A downloaded update waits for a restart: the menu offers it first. */
     updateReady?: boolean
+    /** A private session is on: nothing is recorded in history. */
+    privateSession?: boolean
   },
 ): TrayMenuItem[] {
   const l = LABELS[options.language ?? 'en'] ?? LABELS.en
@@ -162,6 +169,13 @@ export function buildTrayMenu(
     },
     ...sleepItems(state, l),
     { type: 'separator' },
+    {
+      type: 'normal',
+      id: 'private-session',
+      label: options.privateSession ? l.privateOn : l.privateOff,
+      enabled: true,
+      action: { type: 'toggle-private-session' },
+    },
     {
       type: 'normal',
       id: 'desktop-lyrics',

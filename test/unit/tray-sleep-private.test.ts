@@ -50,3 +50,20 @@ describe('tray menu: sleep timer', () => {
     ).toBe(false)
   })
 })
+
+describe('tray menu: private session', () => {
+  it('offers to start a private session, and to end one that is on', () => {
+    const item = (privateSession: boolean) =>
+      buildTrayMenu({ playing: true, song }, { windowVisible: true, privateSession }).find(
+        (i) => i.type === 'normal' && i.id === 'private-session',
+      )
+    expect(item(false)).toMatchObject({
+      label: 'Start private session',
+      action: { type: 'toggle-private-session' },
+    })
+    expect(item(true)).toMatchObject({
+      label: 'End private session',
+      action: { type: 'toggle-private-session' },
+    })
+  })
+})
