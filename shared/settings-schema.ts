@@ -41,6 +41,8 @@ export const settingsSchema = z.object({
   speed: z.number().min(SPEED_MIN).max(SPEED_MAX),
   /** Crossfade between songs in seconds (0: off, gapless); never between consecutive tracks of one album. */
   crossfadeSeconds: z.number().int().min(0).max(CROSSFADE_MAX_SECONDS),
+  /** Autoplay: when few songs are left in the queue, more that fit are added (not under repeat-all). */
+  autoplay: z.boolean(),
   /** The sleep timer fades the music out over its last this many seconds (0: no fade). */
   sleepFadeSeconds: z.number().int().min(0).max(SLEEP_FADE_MAX_SECONDS),
   theme: z.enum(THEMES),

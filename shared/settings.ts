@@ -24,6 +24,7 @@ export const DEFAULT_SETTINGS: Settings = {
   speed: 1,
   crossfadeSeconds: 0,
   sleepFadeSeconds: 20,
+  autoplay: true,
   theme: 'system',
   language: 'en',
   lyrics: {

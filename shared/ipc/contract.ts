@@ -363,6 +363,7 @@ export const INVOKE_CHANNELS = [
   'history:clear',
   'history:export',
   'history:import',
+  'history:heard-since',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

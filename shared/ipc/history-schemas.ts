@@ -38,3 +38,6 @@ export const historyPageArgs = z
 
 export const historyImportArgs = z.object({ text: z.string().max(HISTORY_IMPORT_MAX_CHARS) }).strict()
 export const historyPrivateArgs = z.object({ on: z.boolean() }).strict()
+export const historyHeardSinceArgs = z
+  .object({ since: z.number().int().min(0), sourceId: z.string().min(1).max(100) })
+  .strict()

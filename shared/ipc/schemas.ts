@@ -13,7 +13,13 @@ import type {
   OfflineState,
 } from './offline'
 import type { HistoryImportResult, HistoryPage, HistoryState } from './history'
-import { historyImportArgs, historyPageArgs, historyPrivateArgs, listenSchema } from './history-schemas'
+import {
+  historyHeardSinceArgs,
+  historyImportArgs,
+  historyPageArgs,
+  historyPrivateArgs,
+  listenSchema,
+} from './history-schemas'
 import type {
   AlbumDetail,
   AppInfo,
@@ -346,4 +352,6 @@ export const invokeChannels = {
   'history:export': channel<CollectionFile>().args(none),
   /** A ListenBrainz JSON export read back: all of it, or nothing with the reason. */
   'history:import': channel<HistoryImportResult>().args(historyImportArgs),
+  /** The song ids of one source heard since a time (autoplay leaves them out). */
+  'history:heard-since': channel<string[]>().args(historyHeardSinceArgs),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

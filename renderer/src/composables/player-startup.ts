@@ -7,6 +7,7 @@ import { startMediaIntegration } from '@renderer/services/player/media'
 import { useSleepTimerStore } from '@renderer/stores/sleep-timer'
 import { usePlayerShortcuts } from './player-shortcuts'
 import { useListenRecorder } from './listen-recorder'
+import { useAutoplayStore } from '@renderer/stores/autoplay'
 
 /**
  * Starts the player for the app window that plays (the main window, not the login or lyrics windows):
@@ -39,6 +40,8 @@ export function usePlayerStartup() {
   usePlayerShortcuts()
   // Every listen (by the listen rule) goes to main's history.
   const stopRecorder = useListenRecorder()
+  // More songs that fit when the queue runs low (Settings → Playback → Autoplay).
+  useAutoplayStore().start()
   const scope = getCurrentScope()
   let feeding = false
   const stopWatch = watch(

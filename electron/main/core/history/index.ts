@@ -23,6 +23,10 @@ export function createHistoryHandlers(history: HistoryService): Pick<Handlers, H
     'history:clear': () => history.clear(),
     'history:export': () => history.exportFile(),
     'history:import': ({ text }) => history.importFile(text),
+    'history:heard-since': ({ since, sourceId }) =>
+      [...history.heardSince(since)]
+        .filter((key) => key.startsWith(`${sourceId}:`))
+        .map((key) => key.slice(sourceId.length + 1)),
   }
 }
 

@@ -63,6 +63,10 @@ export default {
       atQueue: 'Sleep after the queue',
       cancel: 'Cancel the sleep timer',
     },
+    autoplay: {
+      mark: 'Autoplay',
+      hint: 'Added by autoplay: songs that fit what you played',
+    },
   },
   'zh-CN': {
     play: '播放',
@@ -127,6 +131,10 @@ export default {
       atAlbum: '这张专辑播完后暂停',
       atQueue: '播放队列播完后暂停',
       cancel: '取消睡眠定时',
+    },
+    autoplay: {
+      mark: '自动播放',
+      hint: '由自动播放添加：与你播放的内容相符的歌曲',
     },
   },
 }
