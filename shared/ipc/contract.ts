@@ -434,11 +434,3 @@ export type {
   OfflineAvailability,
   OfflineState,
 } from './offline'
-export type {
-  HistoryCursor,
-  HistoryEntry,
-  HistoryImportResult,
-  HistoryPage,
-  HistoryState,
-  Listen,
-} from './history'
