@@ -37,3 +37,5 @@ export const clampSpeed = (value: number): number =>
   Number.isFinite(value) ? Math.min(SPEED_MAX, Math.max(SPEED_MIN, value)) : 1
 /** Crossfade between songs: 0 (off, the default: gapless) up to this many seconds. */
 export const CROSSFADE_MAX_SECONDS = 12
+/** The sleep timer's fade out: 0 (none) up to this many seconds; 20 by default. */
+export const SLEEP_FADE_MAX_SECONDS = 60

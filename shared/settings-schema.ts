@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import {
   CROSSFADE_MAX_SECONDS,
+  SLEEP_FADE_MAX_SECONDS,
   EQ_BANDS,
   EQ_MAX_DB,
   EQ_PRESET_NAMES,
@@ -40,6 +41,10 @@ export const settingsSchema = z.object({
   speed: z.number().min(SPEED_MIN).max(SPEED_MAX),
   /** Crossfade between songs in seconds (0: off, gapless); never between consecutive tracks of one album. */
   crossfadeSeconds: z.number().int().min(0).max(CROSSFADE_MAX_SECONDS),
+  /** Autoplay: when few songs are left in the queue, more that fit are added (not under repeat-all). */
+  autoplay: z.boolean(),
+  /** The sleep timer fades the music out over its last this many seconds (0: no fade). */
+  sleepFadeSeconds: z.number().int().min(0).max(SLEEP_FADE_MAX_SECONDS),
   theme: z.enum(THEMES),
   language: z.enum(LANGUAGES),
   lyrics: z.object({

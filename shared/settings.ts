@@ -23,6 +23,8 @@ export const DEFAULT_SETTINGS: Settings = {
   equaliser: { enabled: false, preset: 'flat', gains: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], preamp: 0 },
   speed: 1,
   crossfadeSeconds: 0,
+  sleepFadeSeconds: 20,
+  autoplay: true,
   theme: 'system',
   language: 'en',
   lyrics: {

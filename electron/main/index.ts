@@ -84,6 +84,7 @@ function onTrayAction(action: TrayAction) {
   else if (action.type === 'quit') app.quit()
   else if (action.type === 'toggle-desktop-lyrics') core?.listen.desktopLyrics.toggle()
   else if (action.type === 'install-update') core?.updates.install()
+  else if (action.type === 'toggle-private-session') core?.history.setPrivate(!core.history.state().private)
   else if (mainWindow?.isVisible()) {
     mainWindow.hide()
     tray?.refresh()
@@ -180,6 +181,7 @@ async function start() {
       ),
     networkAddresses: () => reachableAddresses(networkInterfaces()),
     mediaDir: join(app.getPath('userData'), 'media-cache'),
+    historyPath: join(app.getPath('userData'), 'history.sqlite'),
     randomInt: (max) => randomInt(max),
     isTrustedSender: isAppUrl,
     appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
@@ -233,7 +235,9 @@ async function start() {
     updater: createElectronUpdater(log('updates')),
   })
   core.settings.onChange(() => tray?.refresh())
-  core.events.subscribe((event) => event === 'updates:changed' && tray?.refresh())
+  core.events.subscribe(
+    (event) => (event === 'updates:changed' || event === 'history:changed') && tray?.refresh(),
+  )
   handleMediaScheme(core.media)
   registerIpc(core.router, core.events, () => BrowserWindow.getAllWindows())
   openMainWindow()
@@ -257,6 +261,7 @@ async function start() {
       language: () => core?.settings.get().language ?? 'en',
       onClick: showMainWindow,
       isUpdateReady: () => core?.updates.state().status === 'ready',
+      isPrivateSession: () => core?.history.state().private ?? false,
     })
   } catch (error) {
     log('main').warn('no tray on this desktop', { error: String(error) })

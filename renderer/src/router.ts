@@ -23,6 +23,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/search', name: 'search', component: () => import('./views/SearchView.vue') },
   { path: '/library', name: 'library', component: () => import('./views/LibraryView.vue') },
   { path: '/downloads', name: 'downloads', component: () => import('./views/DownloadsView.vue') },
+  { path: '/history', name: 'history', component: () => import('./views/HistoryView.vue') },
   { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue') },
   {
     path: '/playlist/:id',

@@ -3,6 +3,7 @@ import type { Id } from '../api/models'
 import type { Settings } from '../settings'
 import type { ErrorPayload } from '../errors'
 import type { DownloadsSummary, OfflineAvailability, OfflineState } from './offline'
+import type { HistoryState } from './history'
 import type { ChannelSpec, invokeChannels, playerSessionSchema, playerStateSchema } from './schemas'
 import type { InvokeChannel } from './models'
 import type {
@@ -60,6 +61,8 @@ export interface EventMap {
   'media:available-changed': OfflineAvailability
   /** The data source became unreachable, or reachable again. */
   'offline:changed': OfflineState
+  /** A listen was recorded, history imported or cleared, or a private session began or ended. */
+  'history:changed': HistoryState
 }
 export type EventName = keyof EventMap
 /** One entry per event: an event added to `EventMap` and not here (or here and not there) fails the typecheck. */
@@ -78,6 +81,7 @@ const EVENTS = {
   'downloads:changed': true,
   'media:available-changed': true,
   'offline:changed': true,
+  'history:changed': true,
 } as const satisfies Record<EventName, true>
 export const EVENT_NAMES: readonly EventName[] = Object.keys(EVENTS) as EventName[]
 

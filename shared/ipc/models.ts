@@ -91,6 +91,8 @@ export const PLAYER_COMMANDS = [
   'unlike',
   /** Main is about to quit: save the session (queue, position) now. */
   'save-session',
+  /** The tray's "cancel the sleep timer". */
+  'cancel-sleep',
 ] as const
 export type PlayerCommandName = (typeof PLAYER_COMMANDS)[number]
 export interface PlayerCommand {
@@ -348,6 +350,14 @@ export const INVOKE_CHANNELS = [
   'media:available',
   'offline:state',
   'offline:check',
+  'history:record',
+  'history:page',
+  'history:state',
+  'history:set-private',
+  'history:clear',
+  'history:export',
+  'history:import',
+  'history:heard-since',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

@@ -12,6 +12,14 @@ import type {
   OfflineAvailability,
   OfflineState,
 } from './offline'
+import type { HistoryImportResult, HistoryPage, HistoryState } from './history'
+import {
+  historyHeardSinceArgs,
+  historyImportArgs,
+  historyPageArgs,
+  historyPrivateArgs,
+  listenSchema,
+} from './history-schemas'
 import type {
   AlbumDetail,
   AppInfo,
@@ -69,6 +77,14 @@ export const playerStateSchema = z
       })
       .strict()
       .nullable(),
+    /** The sleep timer, when set: what it waits for and the minutes left (null: not known yet). */
+    sleep: z
+      .object({
+        kind: z.enum(['minutes', 'song', 'album', 'queue']),
+        leftMinutes: z.number().int().min(0).max(1_000_000).nullable(),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
 
@@ -351,4 +367,16 @@ export const invokeChannels = {
   'offline:state': channel<OfflineState>().args(none),
   /** Ask the data source at once whether it is back (the network came back, "Try again"). */
   'offline:check': channel<OfflineState>().args(none),
+  /** A listen the renderer counted by the listen rule; false when not kept (private session, placeholder). */
+  'history:record': channel<boolean>().args(listenSchema),
+  'history:page': channel<HistoryPage>().args(historyPageArgs),
+  'history:state': channel<HistoryState>().args(none),
+  'history:set-private': channel<HistoryState>().args(historyPrivateArgs),
+  'history:clear': channel<void>().args(none),
+  /** History as ListenBrainz JSON (an `import` submission body). */
+  'history:export': channel<CollectionFile>().args(none),
+  /** A ListenBrainz JSON export read back: all of it, or nothing with the reason. */
+  'history:import': channel<HistoryImportResult>().args(historyImportArgs),
+  /** The song ids of one source heard since a time (autoplay leaves them out). */
+  'history:heard-since': channel<string[]>().args(historyHeardSinceArgs),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

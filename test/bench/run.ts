@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { benchApp } from './app'
 import { benchClient } from './client'
 import { benchLoad } from './load'
+import { benchHistory } from './history'
 import { benchLyrics } from './lyrics'
 import { benchOffline } from './offline'
 import { benchPlayback } from './playback'
@@ -29,6 +30,7 @@ const suites: Array<[string, () => Promise<Figure[]>]> = [
   ['playback', benchPlayback],
   ['lyrics', benchLyrics],
   ['offline', benchOffline],
+  ['history', benchHistory],
 ]
 
 const figures: Figure[] = []

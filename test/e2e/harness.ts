@@ -50,6 +50,11 @@ export interface StartAppOptions {
   /** The media cache folder (default: the core's own temp folder, removed when the app closes). */
   mediaDir?: string
   /**
+   * Autoplay as the app ships it (on). Off by default here: the other tests play short queues to their
+   * end, which autoplay would extend.
+   */
+  autoplay?: boolean
+  /**
    * Main's network, for a test that watches it (default: none, so media and covers go through the core's
    * own pinned connections, as in the app).
    */
@@ -201,6 +206,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       openExternal: (url) => void openedUrls.push(url),
     })
     cleanups.push(() => core.dispose())
+    if (!options.autoplay) core.settings.update({ autoplay: false })
     if (options.sourceUrl) {
       // A remote data source: added by URL and made active, signed out until the QR login.
       core.setBuiltin(undefined, 'failed')

@@ -64,6 +64,7 @@ describe('createAppTray', () => {
       'Next',
       'Unlike',
       'separator',
+      'Start private session',
       'Show desktop lyrics',
       'Hide Cadence',
       'Quit',

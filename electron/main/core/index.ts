@@ -14,6 +14,7 @@ import type { Handlers } from './ipc/router'
 import { silentLogger } from './log'
 import { keepLikesInStep, wireLikes } from './likes/wire'
 import { createListen } from './listen'
+import { createHistory } from './history'
 import { wireMedia } from './media/wire'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
 import { createQuitSave } from './player/quit'
@@ -194,6 +195,8 @@ export function createCore(deps: CoreDeps): Core {
   })
   settings.onChange(() => updates.settingChanged())
 
+  const history = createHistory({ path: deps.historyPath, events, timers, log: log('history') })
+
   const players = createPlayerHandlers({
     call,
 
@@ -265,6 +268,7 @@ export function createCore(deps: CoreDeps): Core {
     ...createExtensionHandlers({ call, capabilities, likes: likedSongs }),
     ...createUpdateHandlers(updates),
     ...offline.handlers,
+    ...history.handlers,
     // Offline, a song on disk resolves without the source; one that is not is skipped with the reason.
     'player:resolve': offline.wrapResolve(players['player:resolve']),
   }
@@ -328,11 +332,13 @@ export function createCore(deps: CoreDeps): Core {
     updates,
     /** The media cache, downloads and offline mode (the media scheme serves `offline.playable()`). */
     offline,
+    history: history.service,
     dispose() {
       auth.dispose()
       updates.dispose()
       void offline.dispose()
       net.dispose()
+      history.service.dispose()
     },
   }
 }

@@ -19,6 +19,7 @@ import type { ConfirmPort, KeyValueStore, SecretCipher, Timers, WindowsPort } fr
 import type { SettingsService } from './settings/service'
 import type { BuiltinSpawner } from './sources/phone-access'
 import type { SourceRegistry } from './sources/registry'
+import type { HistoryService } from './history'
 import type { createUpdateService, UpdaterPort } from './updates'
 
 /**
@@ -28,6 +29,8 @@ import type { createUpdateService, UpdaterPort } from './updates'
 export interface CoreDeps {
   /** The media cache and downloads folder (the app: `<userData>/media-cache`; default: under the OS temp dir). */
   mediaDir?: string
+  /** The listening history's SQLite file (the app: `<userData>/history.sqlite`; default: in memory). */
+  historyPath?: string
   /**
    * The byte cap, free-space reserve and deadlines of every song file main fetches from a data source
    * (default `DEFAULT_MEDIA_LIMITS`; tests shorten them).
@@ -148,5 +151,7 @@ export interface Core {
   media: MediaHandler
   /** The media cache, downloads and offline mode. */
   offline: ReturnType<typeof createOffline>
+  /** The listening history (records, pages, private session). */
+  history: HistoryService
   dispose: () => void
 }

@@ -16,6 +16,8 @@ export interface AppTrayOptions {
   onClick: () => void
   /** Whether a downloaded update waits for a restart. */
   isUpdateReady?: () => boolean
+  /** Whether a private session is on (nothing recorded in history). */
+  isPrivateSession?: () => boolean
 }
 
 /** The tray icon: tooltip and menu built by the core (core/tray/menu.ts) from what is playing. */
@@ -31,6 +33,7 @@ export function createAppTray(options: AppTrayOptions) {
       desktopLyrics: options.isDesktopLyricsShown?.() ?? false,
       language: options.language?.() ?? 'en',
       updateReady: options.isUpdateReady?.() ?? false,
+      privateSession: options.isPrivateSession?.() ?? false,
     }).map((item) =>
       item.type === 'separator'
         ? { type: 'separator' }

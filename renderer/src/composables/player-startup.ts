@@ -4,7 +4,10 @@ import { useSettingsStore } from '@renderer/stores/settings'
 import { useAuthStore } from '@renderer/stores/auth'
 import { useOfflineStore } from '@renderer/stores/offline'
 import { startMediaIntegration } from '@renderer/services/player/media'
+import { useSleepTimerStore } from '@renderer/stores/sleep-timer'
 import { usePlayerShortcuts } from './player-shortcuts'
+import { useListenRecorder } from './listen-recorder'
+import { useAutoplayStore } from '@renderer/stores/autoplay'
 
 /**
  * Starts the player for the app window that plays (the main window, not the login or lyrics windows):
@@ -19,8 +22,26 @@ export function usePlayerStartup() {
   const settings = useSettingsStore()
   const offline = useOfflineStore()
   // The OS media session shows the kept cover while offline (its address would not load).
-  const stopMedia = startMediaIntegration(player, { coverSrc: (url) => offline.coverSrc(url) })
+  const sleep = useSleepTimerStore()
+  const stopMedia = startMediaIntegration(player, {
+    coverSrc: (url) => offline.coverSrc(url),
+    // The tray shows the sleep timer's minutes left and cancels it.
+    sleep: {
+      state: () =>
+        sleep.mode
+          ? {
+              kind: sleep.mode.kind,
+              leftMinutes: sleep.remainingMs === null ? null : Math.ceil(sleep.remainingMs / 60_000),
+            }
+          : undefined,
+      cancel: () => sleep.cancel(),
+    },
+  })
   usePlayerShortcuts()
+  // Every listen (by the listen rule) goes to main's history.
+  const stopRecorder = useListenRecorder()
+  // More songs that fit when the queue runs low (Settings → Playback → Autoplay).
+  useAutoplayStore().start()
   const scope = getCurrentScope()
   let feeding = false
   const stopWatch = watch(
@@ -44,6 +65,7 @@ export function usePlayerStartup() {
   )
   onMounted(() => void player.init())
   onScopeDispose(() => {
+    stopRecorder()
     stopSourceWatch()
     stopWatch()
     stopMedia()

@@ -2,7 +2,12 @@ import { watch } from 'vue'
 import type { Settings } from '@shared/settings'
 import { createAudioElement, hasSoundControls } from '@renderer/services/player/engine'
 import type { OutputOptions, PlayerAudio, PlayerNotice, SoundOutput } from '@renderer/services/player/engine'
+import type { WebAudioOutput } from '@renderer/services/player/audio/output'
 import { useOutputDeviceStore } from '@renderer/stores/output-device'
+
+type FadingOutput = Pick<WebAudioOutput, 'fadeOut' | 'cancelFadeOut'>
+const canFade = (audio: unknown): audio is FadingOutput =>
+  typeof (audio as Partial<FadingOutput> | undefined)?.fadeOut === 'function'
 
 /**
  * The sound settings carried to the player's output (a helper of the player store, docs/playback.md
@@ -56,5 +61,12 @@ export function usePlayerSound(
     },
     /** Lists the devices and follows them (at the player's start). */
     start: () => devices.start(),
+    /** The sleep timer's fade: silent `inSeconds` from now, along a fade of `seconds` (Web Audio only). */
+    fadeOut(inSeconds: number, seconds: number) {
+      if (canFade(output)) output.fadeOut(inSeconds, seconds)
+    },
+    cancelFadeOut() {
+      if (canFade(output)) output.cancelFadeOut()
+    },
   }
 }

@@ -299,6 +299,9 @@ export const usePlayerStore = defineStore('player', () => {
     clearNotice,
     currentTimeMs: engine.currentTimeMs,
     saveSession: session.save,
+    /** The sleep timer's fade out on the audio clock (`stores/sleep-timer.ts`). */
+    fadeOut: sound.fadeOut,
+    cancelFadeOut: sound.cancelFadeOut,
     restoreSession: session.restore,
   }
 })

@@ -48,6 +48,8 @@ export const useQueueStore = defineStore('queue', () => {
   const currentKey = computed(() => currentEntry.value?.key ?? null)
   const shuffle = computed(() => state.value.shuffle)
   const repeat = computed<RepeatMode>(() => state.value.repeat)
+  /** Keys of the entries autoplay added (`stores/autoplay.ts`): the queue panel marks them. */
+  const autoplayKeys = shallowRef<ReadonlySet<string>>(new Set())
 
   /** Applies a move; answers whether there was one (`null` from the model means "stop here"). */
   function apply(moved: QueueState<Song> | null): boolean {
@@ -65,6 +67,9 @@ export const useQueueStore = defineStore('queue', () => {
     currentKey,
     shuffle,
     repeat,
+    autoplayKeys,
+    markAutoplay: (keys: readonly string[]) =>
+      void (autoplayKeys.value = new Set([...autoplayKeys.value, ...keys])),
     replace: (list: Song[], startIndex = 0) =>
       void (state.value = Q.setQueue(state.value, list.map(queueable), { startIndex })),
     playNow: (song: Song) => void (state.value = Q.playNow(state.value, queueable(song))),

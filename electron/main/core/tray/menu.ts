@@ -11,6 +11,7 @@ export type TrayAction =
   | { type: 'toggle-window' }
   | { type: 'toggle-desktop-lyrics' }
   | { type: 'install-update' }
+  | { type: 'toggle-private-session' }
   | { type: 'quit' }
 
 export type TrayMenuItem =
@@ -34,6 +35,13 @@ const LABELS = {
     hideWindow: 'Hide Cadence',
     restartToUpdate: 'Restart to update',
     quit: 'Quit',
+    privateOn: 'End private session',
+    privateOff: 'Start private session',
+    sleepMinutes: 'Sleep timer: {n} min left — cancel',
+    sleepSoon: 'Sleep timer: less than a minute — cancel',
+    sleepSong: 'Sleep timer: after this song — cancel',
+    sleepAlbum: 'Sleep timer: after this album — cancel',
+    sleepQueue: 'Sleep timer: after the queue — cancel',
   },
   'zh-CN': {
     nothingPlaying: '未在播放',
@@ -49,6 +57,13 @@ const LABELS = {
     hideWindow: '隐藏 Cadence',
     restartToUpdate: '重启以更新',
     quit: '退出',
+    privateOn: '结束私人模式',
+    privateOff: '开启私人模式',
+    sleepMinutes: '睡眠定时：还剩 {n} 分钟 — 取消',
+    sleepSoon: '睡眠定时：不到一分钟 — 取消',
+    sleepSong: '睡眠定时：这首歌播完后 — 取消',
+    sleepAlbum: '睡眠定时：这张专辑播完后 — 取消',
+    sleepQueue: '睡眠定时：播放队列播完后 — 取消',
   },
 } satisfies Record<Language, Record<string, string>>
 
@@ -65,6 +80,29 @@ export function trayTooltip(state: PlayerState | null): string {
   return clip(`${state.playing ? '▶' : '⏸'} ${title}`).slice(0, 120)
 }
 
+/** The sleep timer's line: what it waits for or the minutes left; clicking it cancels the timer. */
+function sleepItems(state: PlayerState | null, l: (typeof LABELS)['en']): TrayMenuItem[] {
+  const sleep = state?.sleep
+  if (!sleep) return []
+  const left = sleep.leftMinutes
+  const ends = { song: l.sleepSong, album: l.sleepAlbum, queue: l.sleepQueue }
+  const label =
+    left !== null && left > 1
+      ? l.sleepMinutes.replace('{n}', String(left))
+      : sleep.kind === 'minutes'
+        ? l.sleepSoon
+        : ends[sleep.kind]
+  return [
+    {
+      type: 'normal',
+      id: 'sleep-timer',
+      label,
+      enabled: true,
+      action: { type: 'command', command: 'cancel-sleep' },
+    },
+  ]
+}
+
 export function buildTrayMenu(
   state: PlayerState | null,
   options: {
@@ -73,6 +111,8 @@ export function buildTrayMenu(
     language?: Language
     /** A downloaded update waits for a restart: the menu offers it first. */
     updateReady?: boolean
+    /** A private session is on: nothing is recorded in history. */
+    privateSession?: boolean
   },
 ): TrayMenuItem[] {
   const l = LABELS[options.language ?? 'en'] ?? LABELS.en
@@ -127,7 +167,15 @@ export function buildTrayMenu(
       enabled: hasSong,
       action: { type: 'command', command: song?.liked ? 'unlike' : 'like' },
     },
+    ...sleepItems(state, l),
     { type: 'separator' },
+    {
+      type: 'normal',
+      id: 'private-session',
+      label: options.privateSession ? l.privateOn : l.privateOff,
+      enabled: true,
+      action: { type: 'toggle-private-session' },
+    },
     {
       type: 'normal',
       id: 'desktop-lyrics',

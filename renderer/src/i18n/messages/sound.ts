@@ -32,6 +32,9 @@ export default {
     crossfadeHint:
       'Crossfade blends the end of a song into the next one; never between consecutive tracks of one album. Off plays them gaplessly.',
     more: 'All sound settings',
+    sleepFade: 'Sleep timer fade',
+    sleepFadeOff: 'None',
+    sleepFadeSeconds: '{n} s',
   },
   'zh-CN': {
     title: '音效',
@@ -64,5 +67,8 @@ export default {
     crossfadeSeconds: '{n} 秒',
     crossfadeHint: '淡入淡出让一首歌的结尾与下一首交叠过渡；同一专辑的连续曲目之间不会。关闭时无缝衔接播放。',
     more: '全部音效设置',
+    sleepFade: '睡眠定时渐弱',
+    sleepFadeOff: '无',
+    sleepFadeSeconds: '{n} 秒',
   },
 }

@@ -39,8 +39,14 @@ export interface MediaPlayer {
   saveSession(): unknown
 }
 
+/** The sleep timer as main is told about it (tray), and its cancel (`stores/sleep-timer.ts`). */
+export interface MediaSleep {
+  state(): PlayerState['sleep']
+  cancel(): unknown
+}
+
 /** Runs a command from main (tray, media keys). */
-export function runCommand(player: MediaPlayer, name: PlayerCommandName): unknown {
+export function runCommand(player: MediaPlayer, name: PlayerCommandName, sleep?: MediaSleep): unknown {
   switch (name) {
     case 'play':
       return player.play()
@@ -60,13 +66,17 @@ export function runCommand(player: MediaPlayer, name: PlayerCommandName): unknow
       return player.setLiked(false)
     case 'save-session':
       return player.saveSession()
+    case 'cancel-sleep':
+      return sleep?.cancel()
   }
 }
 
 /** What main is told about the player (bounded, as the contract's schema wants). */
-export function playerState(player: MediaPlayer): PlayerState {
+export function playerState(player: MediaPlayer, sleep?: MediaSleep): PlayerState {
   const song = player.current
+  const timer = sleep?.state()
   return {
+    ...(timer ? { sleep: timer } : {}),
     playing: player.playing,
     song: song
       ? {
@@ -170,17 +180,17 @@ function connectMediaSession(player: MediaPlayer, session: MediaSession, coverSr
   }
 }
 
-function connectMain(player: MediaPlayer): () => void {
+function connectMain(player: MediaPlayer, sleep?: MediaSleep): () => void {
   let unsubscribe = () => {}
   try {
-    unsubscribe = on('player:command', (payload) => void runCommand(player, payload.command))
+    unsubscribe = on('player:command', (payload) => void runCommand(player, payload.command, sleep))
   } catch {
     // No bridge: nothing to listen to.
   }
   let reportTimer: ReturnType<typeof setTimeout> | undefined
   let lastReport = ''
   watch(
-    computed(() => playerState(player)),
+    computed(() => playerState(player, sleep)),
     (state) => {
       clearTimeout(reportTimer)
       reportTimer = setTimeout(() => {
@@ -236,7 +246,12 @@ export function trackInfo(song: Song): TrackInfo {
  */
 export function startMediaIntegration(
   player: MediaPlayer,
-  options: { mediaSession?: MediaSession | undefined; main?: boolean; coverSrc?: CoverSrc } = {},
+  options: {
+    mediaSession?: MediaSession | undefined
+    main?: boolean
+    coverSrc?: CoverSrc
+    sleep?: MediaSleep
+  } = {},
 ): () => void {
   const session =
     'mediaSession' in options
@@ -248,7 +263,7 @@ export function startMediaIntegration(
   const stops: Array<() => void> = []
   scope.run(() => {
     if (session) stops.push(connectMediaSession(player, session, options.coverSrc ?? ((url) => url)))
-    if (options.main !== false) stops.push(connectMain(player))
+    if (options.main !== false) stops.push(connectMain(player, options.sleep))
   })
   return () => {
     scope.stop()

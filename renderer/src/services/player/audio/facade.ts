@@ -58,6 +58,8 @@ export interface FaceControls {
   setEqualiser(settings: EqualiserSettings | undefined): void
   setSink(sinkId: string): Promise<SinkResult>
   warm(): void
+  fadeOut(inSeconds: number, seconds: number): void
+  cancelFadeOut(): void
   speed(): number
   setSpeed(value: number): void
 }
@@ -136,6 +138,8 @@ export function createElementFace({ face, listeners }: Face, controls: FaceContr
     setEqualiser: controls.setEqualiser,
     setSink: controls.setSink,
     warm: controls.warm,
+    fadeOut: controls.fadeOut,
+    cancelFadeOut: controls.cancelFadeOut,
   }
   // The hidden element shows the output's clock to end-to-end tests.
   Object.defineProperties(face, {

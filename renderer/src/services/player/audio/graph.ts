@@ -89,6 +89,28 @@ export function createOutputGraph(options: GraphOptions) {
       if (!context) return
       volumeNode.gain.setTargetAtTime(level, context.currentTime, 0.01)
     },
+    /** The sleep fade called off: the volume gain back to `level` from where the fade has it now. */
+    endVolumeFade(level: number) {
+      if (!context) return
+      volumeNode.gain.cancelAndHoldAtTime(context.currentTime)
+      volumeNode.gain.setTargetAtTime(level, context.currentTime, 0.01)
+    },
+    /**
+     * The sleep timer's fade: the volume gain ramps linearly to silence, reaching it at `endsAt` on the
+     * audio clock, from where a fade toward it that began at `endsAt - seconds` would be now (so a volume
+     * change or a re-planned fade carries on along the same line).
+     */
+    fadeVolumeOut(level: number, endsAt: number, seconds: number) {
+      if (!context) return
+      const now = context.currentTime
+      const left = Math.max(0, endsAt - now)
+      const from = seconds > 0 ? level * Math.min(1, left / seconds) : 0
+      rampFrom(volumeNode.gain, now, from, 0, Math.max(left, 0.005))
+    },
+    /** The volume gain's value now (after the last rendered block): what the sleep fade has left. */
+    get volumeLevel(): number {
+      return context ? volumeNode.gain.value : 1
+    },
     /**
      * After a pause: suspends the context once the fade has left the output's buffer (suspending stops
      * the device stream, and what was still in its buffer, the fade itself, would be dropped: a cut).

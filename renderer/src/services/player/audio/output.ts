@@ -82,6 +82,12 @@ export type WebAudioOutput = PlayerAudio & {
   setSink(sinkId: string): Promise<SinkResult>
   /** Opens the device ahead of the first play, then lets it rest (`graph.ts`: warm). */
   warm(): void
+  /**
+   * The sleep timer's fade: the volume reaches silence `inSeconds` from now, along a fade of `seconds`
+   * (it stays silent until `cancelFadeOut`).
+   */
+  fadeOut(inSeconds: number, seconds: number): void
+  cancelFadeOut(): void
 }
 
 /** The Web Audio output, with a hidden element carrying its clock for end-to-end tests (`player-audio`). */
@@ -122,8 +128,12 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     face: face.face,
   })
 
+  /** The sleep timer's fade out, on the audio clock: silent at `endsAt` (`graph.ts`: fadeVolumeOut). */
+  let sleepFade: { endsAt: number; seconds: number } | undefined
   function applyVolume() {
-    nodes.applyVolume(muted ? 0 : volume * volume)
+    const level = muted ? 0 : volume * volume
+    if (sleepFade) nodes.fadeVolumeOut(level, sleepFade.endsAt, sleepFade.seconds)
+    else nodes.applyVolume(level)
   }
 
   function fail(track: Track, failure: unknown, cutShort = false) {
@@ -378,7 +388,18 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     setEqualiser: nodes.applyEqualiser,
     setSink: nodes.applySink,
     warm: () => nodes.warm(() => paused),
+    fadeOut: (inSeconds: number, seconds: number) => {
+      sleepFade = { endsAt: now() + inSeconds, seconds }
+      applyVolume()
+    },
+    cancelFadeOut: () => {
+      if (!sleepFade) return
+      sleepFade = undefined
+      nodes.endVolumeFade(muted ? 0 : volume * volume)
+    },
   })
+  // The volume gain as it is now (the sleep timer's fade), for end-to-end tests.
+  Object.defineProperty(face.face, 'volumeLevel', { get: () => nodes.volumeLevel })
   // The device the context really plays on, for end-to-end tests (the element's own `sinkId` is unused).
   Object.defineProperty(face.face, 'sinkId', {
     get: () => (nodes.context as { sinkId?: unknown } | undefined)?.sinkId ?? '',

@@ -1,0 +1,137 @@
+import { PLACEHOLDER_SONG_ID } from '@shared/ipc/history'
+import type {
+  HistoryCursor,
+  HistoryImportResult,
+  HistoryPage,
+  HistoryState,
+  Listen,
+} from '@shared/ipc/history'
+import { CadenceError } from '@shared/errors'
+import type { EventHub } from '../events'
+import type { Logger } from '../log'
+import type { Timers } from '../ports'
+import { fromListenBrainz, ImportRefused, toListenBrainz } from './listenbrainz'
+import type { HistoryStore } from './store'
+
+/** A listen the disk refused is tried again this often. */
+export const HISTORY_RETRY_MS = 30_000
+/** At most this many listens wait in memory (the oldest go first past it). */
+const MAX_WAITING = 10_000
+
+/**
+ * The listening history in main (docs/main-process.md): listens the renderer reports by the listen rule
+ * (`shared/player/listen-rule.ts`), never the `free-app` placeholder and nothing in a private session.
+ * A listen the disk refuses (full) waits in memory, shown with the rest, and is written later; reads,
+ * export, import (all or nothing, refused with a reason) and clear go to the store.
+ */
+export function createHistoryService(deps: {
+  store: HistoryStore
+  events: EventHub
+  timers: Timers
+  log: Logger
+}) {
+  const { store } = deps
+  let waiting: Listen[] = []
+  let privateSession = false
+  let retry: unknown
+
+  const state = (): HistoryState => ({
+    count: store.count() + waiting.length,
+    private: privateSession,
+    waiting: waiting.length,
+  })
+  const changed = () => deps.events.emit('history:changed', state())
+
+  /** Writes what waits; on failure keeps it and tries again later. */
+  function flush(): boolean {
+    if (waiting.length === 0) return true
+    try {
+      store.add(waiting)
+      waiting = []
+      return true
+    } catch (error) {
+      deps.log.warn('history: a listen could not be written, kept to write later', {
+        error: String((error as Error)?.message ?? error),
+        waiting: waiting.length,
+      })
+      if (retry === undefined) {
+        retry = deps.timers.setTimeout(() => {
+          retry = undefined
+          if (flush()) changed()
+        }, HISTORY_RETRY_MS)
+      }
+      return false
+    }
+  }
+
+  return {
+    state,
+    /** Records one listen; answers whether it was kept (not in a private session, not a placeholder). */
+    record(listen: Listen): boolean {
+      if (privateSession || listen.songId === PLACEHOLDER_SONG_ID) return false
+      waiting.push(listen)
+      if (waiting.length > MAX_WAITING) waiting.splice(0, waiting.length - MAX_WAITING)
+      flush()
+      changed()
+      return true
+    },
+    /** Newest first; the listens waiting for the disk lead the first page. */
+    page(limit: number, before?: HistoryCursor): HistoryPage {
+      const pending = before
+        ? []
+        : waiting
+            .map((l, i) => ({ ...l, id: -1 - i }))
+            .sort((a, b) => b.listenedAt - a.listenedAt)
+            .slice(0, limit)
+      const rows = [...pending, ...store.page(limit - pending.length, before)]
+      const last = rows.at(-1)
+      const full = rows.length === limit && last !== undefined && last.id > 0
+      return { total: state().count, rows, ...(full ? { next: { at: last.listenedAt, id: last.id } } : {}) }
+    },
+    /** The songs (`sourceId:songId`) heard since `at` (autoplay leaves them out). */
+    heardSince(at: number): Set<string> {
+      const heard = store.heardSince(at)
+      for (const l of waiting) if (l.listenedAt >= at) heard.add(`${l.sourceId}:${l.songId}`)
+      return heard
+    },
+    setPrivate(on: boolean): HistoryState {
+      privateSession = on
+      changed()
+      return state()
+    },
+    clear() {
+      waiting = []
+      store.clear()
+      changed()
+    },
+    exportFile() {
+      flush()
+      const date = new Date().toISOString().slice(0, 10)
+      return {
+        fileName: `cadence-listens-${date}.json`,
+        mime: 'application/json',
+        text: toListenBrainz(store.all()),
+      }
+    },
+    /** Reads the whole file first, then writes it in one transaction: any fault, and nothing is added. */
+    importFile(text: string): HistoryImportResult {
+      let listens: Listen[]
+      try {
+        listens = fromListenBrainz(text)
+      } catch (error) {
+        if (!(error instanceof ImportRefused)) throw error
+        throw new CadenceError({ kind: 'invalid-argument', message: error.message })
+      }
+      const added = store.add(listens)
+      changed()
+      return { added, skipped: listens.length - added }
+    },
+    dispose() {
+      if (retry !== undefined) deps.timers.clearTimeout(retry)
+      flush()
+      store.close()
+    },
+  }
+}
+
+export type HistoryService = ReturnType<typeof createHistoryService>

@@ -1,0 +1,43 @@
+import { z } from 'zod'
+import { HISTORY_IMPORT_MAX_CHARS, HISTORY_PAGE_MAX } from './history'
+
+/** The `history:*` channels' argument schemas (main only). */
+
+const text = (max: number) => z.string().max(max)
+
+export const listenSchema = z
+  .object({
+    listenedAt: z.number().int().min(0).max(8.64e15),
+    sourceId: text(100).min(1),
+    songId: text(200).min(1),
+    title: text(500),
+    artists: z.array(text(500)).max(50),
+    album: text(500).optional(),
+    albumId: text(200).optional(),
+    durationMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 3600_000),
+    cover: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .optional(),
+  })
+  .strict()
+
+export const historyPageArgs = z
+  .object({
+    before: z
+      .object({ at: z.number().int().min(0), id: z.number().int() })
+      .strict()
+      .optional(),
+    limit: z.number().int().min(1).max(HISTORY_PAGE_MAX),
+  })
+  .strict()
+
+export const historyImportArgs = z.object({ text: z.string().max(HISTORY_IMPORT_MAX_CHARS) }).strict()
+export const historyPrivateArgs = z.object({ on: z.boolean() }).strict()
+export const historyHeardSinceArgs = z
+  .object({ since: z.number().int().min(0), sourceId: z.string().min(1).max(100) })
+  .strict()
