@@ -8,6 +8,7 @@ import { useAccountPlaylistsStore } from '@renderer/stores/account-playlists'
 import { useCollectionStore } from '@renderer/stores/collection'
 import { useNotificationsStore } from '@renderer/stores/notifications'
 import { useFailure } from '@renderer/composables/failure'
+import { saveFile } from '@renderer/services/save-file'
 import { useCountText } from '@renderer/composables/format'
 
 /** The route of one of the user's playlists. */
@@ -121,12 +122,7 @@ export function useCollect() {
     async exportAs(id: string, format: CollectionFormat) {
       try {
         const file = await store.exportFile(id, format)
-        const url = URL.createObjectURL(new Blob([file.text], { type: `${file.mime};charset=utf-8` }))
-        const link = document.createElement('a')
-        link.href = url
-        link.download = file.fileName
-        link.click()
-        setTimeout(() => URL.revokeObjectURL(url), 10_000)
+        saveFile(file)
         return file
       } catch (cause) {
         return failed('collection.exportFailed', cause)
