@@ -73,10 +73,10 @@ describe('the data source dies during playback', () => {
     expect((await notice.innerText()).trim().length).toBeGreaterThan(10)
     await app.screenshot('faults-source-died')
     const during = await playerView(page)
-    // Offline mode (issue 23): said once, songs not on this computer are skipped with that reason, and
-    // when nothing after it can play the queue stays where it was.
+    // Offline mode: said once, in one notice naming the song and the source; songs not on this computer
+    // are passed over without trying each, and when nothing after it can play the queue stays where it was.
     expect(during).toMatchObject({ entries: 4, current: songs[1].name })
-    await expect.poll(() => notice.innerText(), { timeout: 10_000 }).toContain('Not available offline')
+    await expect.poll(() => notice.innerText(), { timeout: 10_000 }).toContain('not on this computer')
     await page.getByTestId('offline-banner').waitFor()
     await expect
       .poll(() => page.getByTestId('player-audio').evaluate((el) => (el as HTMLAudioElement).paused), {

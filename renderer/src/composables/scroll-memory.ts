@@ -1,6 +1,5 @@
-import { onBeforeUnmount } from 'vue'
 import type { Ref } from 'vue'
-import { useRouter } from 'vue-router'
+import type { Router } from 'vue-router'
 
 /** How long a page's content may take to grow tall enough for the position Back returns to. */
 const RESTORE_MS = 5000
@@ -9,10 +8,10 @@ const RESTORE_MS = 5000
  * Where the main area was scrolled on each page of the history: a new page starts at the top, and Back or
  * Forward returns to where that page was. The lists are virtual and their rows arrive after the page, so
  * the position is applied again as the content grows, until it is reached, the person scrolls, or
- * RESTORE_MS pass.
+ * RESTORE_MS pass. Returns what stops it. Loaded after the first page is drawn (the start budget), which
+ * is early enough: the first page starts at the top anyway.
  */
-export function useScrollMemory(main: Ref<HTMLElement | undefined>) {
-  const router = useRouter()
+export function startScrollMemory(router: Router, main: Ref<HTMLElement | undefined>): () => void {
   const history = router.options.history
   /** Scroll tops by vue-router's history position. */
   const tops = new Map<number, number>()
@@ -70,10 +69,10 @@ export function useScrollMemory(main: Ref<HTMLElement | undefined>) {
     frame = requestAnimationFrame(step)
   }
 
-  onBeforeUnmount(() => {
+  return () => {
     stopListening()
     stopBefore()
     stopAfter()
     cancelRestore?.()
-  })
+  }
 }

@@ -16,10 +16,7 @@ export const SLEEP_MINUTES = [15, 30, 45, 60, 90] as const
 export const SLEEP_CUSTOM_MAX_MINUTES = 720
 
 export type SleepMode =
-  | { kind: 'minutes'; minutes: number }
-  | { kind: 'song' }
-  | { kind: 'album' }
-  | { kind: 'queue' }
+  { kind: 'minutes'; minutes: number } | { kind: 'song' } | { kind: 'album' } | { kind: 'queue' }
 
 /** What plays, as the timer sees it. Positions are in song time (ms). */
 export interface SleepView {
