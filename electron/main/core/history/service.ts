@@ -34,6 +34,7 @@ export function createHistoryService(deps: {
   let waiting: Listen[] = []
   let privateSession = false
   let retry: unknown
+  let disposed = false
 
   const state = (): HistoryState => ({
     count: store.count() + waiting.length,
@@ -126,7 +127,10 @@ export function createHistoryService(deps: {
       changed()
       return { added, skipped: listens.length - added }
     },
+    /** Writes what is pending and closes the file; a second call (the core disposed twice) does nothing. */
     dispose() {
+      if (disposed) return
+      disposed = true
       if (retry !== undefined) deps.timers.clearTimeout(retry)
       flush()
       store.close()
