@@ -191,6 +191,10 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       })
       return response
     }
+    // Each app its own media cache (downloads, played copies): a test never finds another file's songs
+    // already downloaded, whichever worker process it runs in.
+    const mediaDir = options.mediaDir ?? (await mkdtemp(join(tmpdir(), 'cadence-e2e-media-')))
+    if (!options.mediaDir) cleanups.push(() => rm(mediaDir, { recursive: true, force: true }))
     const core = createCore({
       builtinPassphrase: OWNER_PASSPHRASE,
       store,
@@ -200,7 +204,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       appInfo: { name: 'Cadence', version: '0.0.0-test', platform: process.platform },
       windows,
       listen: options.listen,
-      mediaDir: options.mediaDir,
+      mediaDir,
       fetch: options.fetch,
       copyText: (text) => void copied.push(text),
       openExternal: (url) => void openedUrls.push(url),

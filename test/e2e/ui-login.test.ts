@@ -49,9 +49,10 @@ describe('QR login view', () => {
     const qrurl = (await img.getAttribute('data-qrurl'))!
     await expect.poll(() => img.getAttribute('src'), { timeout: 10_000 }).toMatch(/^data:image\/png;base64,/)
     expect((await fetch(qrurl)).status).toBe(200)
+    // The data source is on 127.0.0.1, so the status speaks of the sign-in page, not of a phone.
     await expect
       .poll(() => login.getByTestId('qr-status').textContent(), { timeout: 10_000 })
-      .toContain('confirm on your phone')
+      .toContain('confirm there')
     // The login window's page size: the scanned card fits it whole, nothing scrolls or is cut off.
     await login.setViewportSize({ ...LOGIN_WINDOW_CONTENT })
     const fit = await login.evaluate(() => ({
