@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Song } from '@shared/api/models'
-import type { CollectionSong, CollectionSummary, IpcResult } from '@shared/ipc/contract'
+import type { CollectionSummary, IpcResult } from '@shared/ipc/contract'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
 import { startApp } from './harness'
 import type { App } from './harness'
 import { findSongs, playable, title, waitForClock } from './playback-support'
 import { OWNER_PASSPHRASE } from '../support/phone'
+import { asRow } from '../support/collection-row'
 
 /**
  * Issue 34 items 9 and 2 in the real renderer: a playlist's header says Download, then Downloaded with
@@ -19,15 +20,6 @@ import { OWNER_PASSPHRASE } from '../support/phone'
  */
 
 const APP = { senderUrl: '' }
-
-const asRow = (song: Song): CollectionSong => ({
-  id: song.id,
-  name: song.name,
-  tns: song.tns,
-  artists: song.artists.map(({ id, name }) => ({ id, name })),
-  album: song.album && { id: song.album.id, name: song.album.name, cover: song.album.cover, artists: [] },
-  duration: song.duration,
-})
 
 describe('download state, and downloads of another source', () => {
   let app: App

@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
 import type { Song } from '@shared/api/models'
-import type { CollectionSong, CollectionSummary, IpcResult } from '@shared/ipc/contract'
+import type { CollectionSummary, IpcResult } from '@shared/ipc/contract'
 import { startApp } from './harness'
 import type { App } from './harness'
 import { findSongs, playable, title, waitForClock } from './playback-support'
 import { OWNER_PASSPHRASE } from '../support/phone'
+import { asRow } from '../support/collection-row'
 
 /**
  * Issue 34, items 6–8 in the real renderer: with the data source stopped the app still looks whole (no
@@ -21,15 +22,6 @@ import { OWNER_PASSPHRASE } from '../support/phone'
 
 const APP = { senderUrl: '' }
 const DEMO = 40
-
-const asRow = (song: Song): CollectionSong => ({
-  id: song.id,
-  name: song.name,
-  tns: song.tns,
-  artists: song.artists.map(({ id, name }) => ({ id, name })),
-  album: song.album && { id: song.album.id, name: song.album.name, cover: song.album.cover, artists: [] },
-  duration: song.duration,
-})
 
 /** Visible images that finished loading and have no pixels: what Chromium draws as a broken image. */
 const brokenImages = (page: Page) =>

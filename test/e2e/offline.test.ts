@@ -1,10 +1,11 @@
 import type { Locator } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Song } from '@shared/api/models'
-import type { CollectionSong, CollectionSummary, IpcResult } from '@shared/ipc/contract'
+import type { CollectionSummary, IpcResult } from '@shared/ipc/contract'
 import { startApp } from './harness'
 import type { App } from './harness'
 import { findSongs, playable, title, waitForClock } from './playback-support'
+import { asRow } from '../support/collection-row'
 
 /**
  * Issue 23 in the real renderer: one of the user's own playlists downloaded from its page, shown in
@@ -25,15 +26,6 @@ const loadedFrom = async (image: Locator) =>
       })
 
 /** A song as the renderer keeps it in one of the user's playlists (its album's cover with it). */
-const asRow = (song: Song): CollectionSong => ({
-  id: song.id,
-  name: song.name,
-  tns: song.tns,
-  artists: song.artists.map(({ id, name }) => ({ id, name })),
-  album: song.album && { id: song.album.id, name: song.album.name, cover: song.album.cover, artists: [] },
-  duration: song.duration,
-})
-
 describe('offline: downloads and playing without the data source', () => {
   let app: App
   let songs: Song[]

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator } from 'playwright-core'
-import type { Song } from '@shared/api/models'
-import type { Capabilities, CollectionSong, CollectionSummary, IpcResult } from '@shared/ipc/contract'
+import type { Capabilities, CollectionSummary, IpcResult } from '@shared/ipc/contract'
 import { startApp } from './harness'
 import type { App } from './harness'
 import { api } from './ui-shots'
 import { findSongs, playable } from './playback-support'
+import { asRow } from '../support/collection-row'
 
 /**
  * Issue 34, item 5: "Remove from this playlist" is offered only where the source can do it, and says how
@@ -23,14 +23,6 @@ interface P {
 }
 
 const APP = { senderUrl: '' }
-
-const asRow = (song: Song): CollectionSong => ({
-  id: song.id,
-  name: song.name,
-  tns: song.tns,
-  artists: song.artists.map(({ id, name }) => ({ id, name })),
-  duration: song.duration,
-})
 
 describe('Remove from this playlist', () => {
   let app: App

@@ -2,43 +2,30 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, createMemoryStore } from '@main/core'
+import { type Core } from '@main/core'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
 import type { Song } from '@shared/api/models'
-import type { CollectionSong, DownloadsPage, DownloadsSummary, IpcResult } from '@shared/ipc/contract'
+import type { DownloadsPage, DownloadsSummary } from '@shared/ipc/contract'
 import { parseMediaUrl } from '@shared/player/media-url'
-import { createTestCipher } from '../support/test-cipher'
+import { createTestCore, invokeOk } from '../support/test-core'
 import { OWNER_PASSPHRASE } from '../support/phone'
+import { asRow } from '../support/collection-row'
 
 /**
  * Issue 34 item 2 against two reference servers: songs downloaded on the built-in source play from disk
  * while another source is active, and stopped, each from its own source's files.
  */
 
-const TRUSTED = { senderUrl: 'app://cadence/index.html' }
-
-const asRow = (song: Song): CollectionSong => ({
-  id: song.id,
-  name: song.name,
-  tns: song.tns,
-  artists: song.artists.map(({ id, name }) => ({ id, name })),
-  duration: song.duration,
-})
-
 describe('downloads of one data source while another is active', () => {
   const dirs: string[] = []
   let builtin: DataSourceHandle
   let other: DataSourceHandle
-  let core: ReturnType<typeof createCore>
+  let core: Core
   /** Audio the core asked any data source for. */
   const mediaRequests: string[] = []
 
-  const invoke = async <T>(channel: string, args?: unknown): Promise<T> => {
-    const result = (await core.router.invoke(channel as never, args as never, TRUSTED)) as IpcResult<T>
-    if (!result.ok) throw new Error(`${channel}: ${result.error.kind} ${result.error.message}`)
-    return result.value
-  }
+  const invoke = <T>(channel: string, args?: unknown) => invokeOk<T>(core, channel, args)
   const tempDir = async (name: string) => {
     const dir = await mkdtemp(join(tmpdir(), name))
     dirs.push(dir)
@@ -58,13 +45,9 @@ describe('downloads of one data source while another is active', () => {
       port: 0,
       demo: 20,
     })
-    core = createCore({
+    core = createTestCore({
       builtinSourceUrl: builtin.url,
       builtinPassphrase: OWNER_PASSPHRASE,
-      store: createMemoryStore(),
-      cipher: createTestCipher(),
-      isTrustedSender: (url) => url.startsWith('app://cadence/'),
-      appInfo: { name: 'Cadence', version: '0.0.0-test', platform: 'linux' },
       timeoutMs: 3000,
       mediaDir: await tempDir('cadence-media-'),
       fetch: (input, init) => {

@@ -3,14 +3,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, createMemoryStore } from '@main/core'
+import { type Core } from '@main/core'
 import { NOT_OFFLINE } from '@main/core/offline'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
 import type { Song } from '@shared/api/models'
-import type { CollectionSong, DownloadsSummary, IpcResult, OfflineState } from '@shared/ipc/contract'
-import { createTestCipher } from '../support/test-cipher'
+import type { DownloadsSummary, IpcResult, OfflineState } from '@shared/ipc/contract'
+import { createTestCore, invokeOk, TRUSTED } from '../support/test-core'
 import { OWNER_PASSPHRASE } from '../support/phone'
+import { asRow } from '../support/collection-row'
 
 /**
  * Issue 23 against the reference server: a downloaded playlist is on disk whole and checked; with the
@@ -18,45 +19,27 @@ import { OWNER_PASSPHRASE } from '../support/phone'
  * comes back when the server does, without a restart.
  */
 
-const TRUSTED = { senderUrl: 'app://cadence/index.html' }
-
-const asRow = (song: Song): CollectionSong => ({
-  id: song.id,
-  name: song.name,
-  tns: song.tns,
-  artists: song.artists.map(({ id, name }) => ({ id, name })),
-  duration: song.duration,
-})
-
 describe('offline mode against the reference server', () => {
   let dataDir: string
   let mediaDir: string
   let server: DataSourceHandle
   let port: number
-  let core: ReturnType<typeof createCore>
+  let core: Core
   const offlineEvents: OfflineState[] = []
   /** Every request for audio the core made to the data source. */
   const mediaRequests: string[] = []
   const detailRequests: string[] = []
 
-  const invoke = async <T>(channel: string, args?: unknown): Promise<T> => {
-    const result = (await core.router.invoke(channel as never, args as never, TRUSTED)) as IpcResult<T>
-    if (!result.ok) throw new Error(`${channel}: ${result.error.kind} ${result.error.message}`)
-    return result.value
-  }
+  const invoke = <T>(channel: string, args?: unknown) => invokeOk<T>(core, channel, args)
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cadence-offline-src-'))
     mediaDir = await mkdtemp(join(tmpdir(), 'cadence-offline-media-'))
     server = await startDataSource({ ownerPassphrase: OWNER_PASSPHRASE, dataDir, port: 0, demo: 40 })
     port = Number(new URL(server.url).port)
-    core = createCore({
+    core = createTestCore({
       builtinSourceUrl: server.url,
       builtinPassphrase: OWNER_PASSPHRASE,
-      store: createMemoryStore(),
-      cipher: createTestCipher(),
-      isTrustedSender: (url) => url.startsWith('app://cadence/'),
-      appInfo: { name: 'Cadence', version: '0.0.0-test', platform: 'linux' },
       timeoutMs: 3000,
       mediaDir,
       fetch: (input, init) => {

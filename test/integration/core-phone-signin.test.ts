@@ -2,11 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createCore, createMemoryStore } from '@main/core'
+import { createMemoryStore, type Core } from '@main/core'
 import type { BuiltinLaunch } from '@main/core'
 import { createApiClient } from '@main/core/api/client'
 import { startDataSource } from '@server/index'
 import type { IpcResult, PhoneAccess } from '@shared/ipc/contract'
+import { createTestCore } from '../support/test-core'
 import { createTestCipher } from '../support/test-cipher'
 import { confirmOnPhone } from '../support/phone'
 
@@ -36,10 +37,9 @@ async function setup() {
   const cipher = createTestCipher()
   const launches: BuiltinLaunch[] = []
   const build = () => {
-    const core = createCore({
+    const core = createTestCore({
       store,
       cipher,
-      isTrustedSender: (url) => url.startsWith('app://cadence/'),
       appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
       // The utility process, in-process: the real server with the options the core chose.
       spawnBuiltin: async (launch) => {
@@ -66,7 +66,7 @@ async function setup() {
   return { store, launches, build }
 }
 
-async function call<T>(core: ReturnType<typeof createCore>, channel: string, args?: unknown): Promise<T> {
+async function call<T>(core: Core, channel: string, args?: unknown): Promise<T> {
   const result = (await core.router.invoke(channel, args, APP)) as IpcResult
   if (!result.ok) throw new Error(`${channel}: ${result.error.message}`)
   return result.value as T

@@ -2,13 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createCore, createMemoryStore } from '@main/core'
+import { createMemoryStore } from '@main/core'
 import { createApiClient } from '@main/core/api/client'
 import { signInBuiltin } from '@main/core/auth/builtin-signin'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
 import type { EventMap, EventName, IpcResult } from '@shared/ipc/contract'
 import { VAULT_KEY } from '@main/core/auth/vault'
+import { createTestCore } from '../support/test-core'
 import { createTestCipher } from '../support/test-cipher'
 import { OWNER_PASSPHRASE } from '../support/phone'
 import * as phone from '../support/phone'
@@ -41,12 +42,9 @@ describe('the core against the reference data source', () => {
   })
 
   it('opens signed in with the built-in source, browses, resolves, likes and signs out', async () => {
-    const core = createCore({
+    const core = createTestCore({
       builtinPassphrase: OWNER_PASSPHRASE,
-      store: createMemoryStore(),
-      cipher: createTestCipher(),
       builtinSourceUrl: server.url,
-      isTrustedSender: (url) => url.startsWith('app://cadence/'),
       appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
     })
     const call = async (channel: string, args?: unknown) => {
@@ -84,12 +82,11 @@ describe('the core against the reference data source', () => {
   it('revokes the credential on the data source when the user signs out, before forgetting it', async () => {
     const store = createMemoryStore()
     const cipher = createTestCipher()
-    const core = createCore({
+    const core = createTestCore({
       builtinPassphrase: OWNER_PASSPHRASE,
       store,
       cipher,
       builtinSourceUrl: server.url,
-      isTrustedSender: (url) => url.startsWith('app://cadence/'),
       appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
     })
     expect(await core.start()).toMatchObject({ status: 'signed-in' })
@@ -105,10 +102,8 @@ describe('the core against the reference data source', () => {
   })
 
   it('runs the real QR loop against a remote source and notices when the server forgets the login', async () => {
-    const core = createCore({
+    const core = createTestCore({
       builtinPassphrase: OWNER_PASSPHRASE,
-      store: createMemoryStore(),
-      cipher: createTestCipher(),
       isTrustedSender: () => true,
       appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
     })

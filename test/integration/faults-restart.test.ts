@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, createMemoryStore } from '@main/core'
 import { superviseDataSource } from '@main/core/sources/supervisor'
 import type { RunningProcess } from '@main/core/sources/supervisor'
 import { realTimers } from '@main/core/ports'
@@ -10,7 +9,7 @@ import { silentLogger } from '@main/core/log'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
 import type { DataSourceState, SourceList } from '@shared/ipc/contract'
-import { createTestCipher } from '../support/test-cipher'
+import { createTestCore, TRUSTED } from '../support/test-core'
 import { OWNER_PASSPHRASE } from '../support/phone'
 
 /**
@@ -21,8 +20,6 @@ import { OWNER_PASSPHRASE } from '../support/phone'
  * starter reports the exit, as the utility process's `exit` event does.
  */
 
-const TRUSTED = { senderUrl: 'app://cadence/index.html' }
-
 describe('the built-in data source dies and comes back', () => {
   let dataDir: string
   let current: DataSourceHandle | undefined
@@ -30,12 +27,8 @@ describe('the built-in data source dies and comes back', () => {
   let failStarts = 0
   const starts: string[] = []
 
-  const core = createCore({
+  const core = createTestCore({
     builtinPassphrase: OWNER_PASSPHRASE,
-    store: createMemoryStore(),
-    cipher: createTestCipher(),
-    isTrustedSender: (url) => url.startsWith('app://cadence/'),
-    appInfo: { name: 'Cadence', version: '0.0.0-test', platform: 'linux' },
     timeoutMs: 3000,
   })
   const states: DataSourceState[] = []

@@ -4,16 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createCore, createMemoryStore } from '@main/core'
+import { createTestCore, invokeOk } from '../support/test-core'
 import type { CoreDeps } from '@main/core'
-import type {
-  CollectionSong,
-  DownloadRow,
-  DownloadsPage,
-  DownloadsSummary,
-  IpcResult,
-} from '@shared/ipc/contract'
-import { createTestCipher } from '../support/test-cipher'
+import type { CollectionSong, DownloadRow, DownloadsPage, DownloadsSummary } from '@shared/ipc/contract'
 
 /**
  * Issue 33, item 2, as a hostile data source would act: `/song/detail` describes a song whose media never
@@ -25,7 +18,6 @@ import { createTestCipher } from '../support/test-cipher'
 const MIB = 1024 * 1024
 /** What the disk keeps free in these tests (the default reserve). */
 const RESERVE = 1024 * MIB
-const TRUSTED = { senderUrl: 'app://cadence/index.html' }
 const CHUNK = Buffer.alloc(64 * 1024, 0x55)
 /** What an endless answer sends at most before it ends by itself (so the old code's test ends too). */
 const MEDIA_SAFETY_BYTES = 64 * MIB
@@ -166,11 +158,7 @@ describe('downloads from a hostile data source', { timeout: 90_000 }, () => {
   /** A core with the hostile source added and active (not signed in: it needs no login). */
   async function app(extra: Partial<CoreDeps> = {}) {
     const mediaDir = await mkdtemp(join(tmpdir(), 'cadence-hostile-media-'))
-    const core = createCore({
-      store: createMemoryStore(),
-      cipher: createTestCipher(),
-      isTrustedSender: (url) => url.startsWith('app://cadence/'),
-      appInfo: { name: 'Cadence', version: '0.0.0-test', platform: 'linux' },
+    const core = createTestCore({
       autoSignInBuiltin: false,
       probeSources: false,
       timeoutMs: 10_000,
@@ -182,11 +170,7 @@ describe('downloads from a hostile data source', { timeout: 90_000 }, () => {
       await core.offline.cache.close()
       await rm(mediaDir, { recursive: true, force: true })
     })
-    const invoke = async <T>(channel: string, args?: unknown): Promise<T> => {
-      const result = (await core.router.invoke(channel as never, args as never, TRUSTED)) as IpcResult<T>
-      if (!result.ok) throw new Error(`${channel}: ${result.error.kind} ${result.error.message}`)
-      return result.value
-    }
+    const invoke = <T>(channel: string, args?: unknown) => invokeOk<T>(core, channel, args)
     const added = await invoke<{ id: string }>('sources:add', { url: source.url })
     await invoke('sources:activate', { id: added.id })
     await core.offline.downloads.started

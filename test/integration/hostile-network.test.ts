@@ -4,11 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createCore, createMemoryStore } from '@main/core'
+import { createTestCore, invokeOk, TRUSTED } from '../support/test-core'
+import { type Core } from '@main/core'
 import type { LookupAll } from '@main/core/net'
 import type { Song } from '@shared/api/models'
 import type { DataSourceInfo, DownloadsSummary, IpcResult, QrEvent } from '@shared/ipc/contract'
-import { createTestCipher } from '../support/test-cipher'
 
 /**
  * Issue 33, items 3, 4 and 7, played by a hostile data source on 127.0.0.1: its `meta.url`, its media
@@ -18,7 +18,6 @@ import { createTestCipher } from '../support/test-cipher'
  * must request nothing there, unless the user allowed that host for that one source.
  */
 
-const TRUSTED = { senderUrl: 'app://cadence/index.html' }
 const AUDIO = Buffer.from(Array.from({ length: 40_000 }, (_, i) => (i * 7) & 0xff))
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])
 
@@ -99,7 +98,7 @@ describe('a hostile data source and the network around it', () => {
   let lan: Awaited<ReturnType<typeof listener>>
   let hostile: Awaited<ReturnType<typeof hostileSource>>
   let home: Awaited<ReturnType<typeof hostileSource>>
-  let core: ReturnType<typeof createCore>
+  let core: Core
   let hostileId: string
   let homeId: string
   const opened: string[] = []
@@ -114,11 +113,7 @@ describe('a hostile data source and the network around it', () => {
     return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
   }
 
-  const invoke = async <T>(channel: string, args?: unknown): Promise<T> => {
-    const result = (await core.router.invoke(channel as never, args as never, TRUSTED)) as IpcResult<T>
-    if (!result.ok) throw new Error(`${channel}: ${result.error.kind} ${result.error.message}`)
-    return result.value
-  }
+  const invoke = <T>(channel: string, args?: unknown) => invokeOk<T>(core, channel, args)
   const attempt = (channel: string, args?: unknown) =>
     core.router.invoke(channel as never, args as never, TRUSTED) as Promise<IpcResult<unknown>>
 
@@ -135,11 +130,7 @@ describe('a hostile data source and the network around it', () => {
     lan = await listener('127.0.0.2')
     hostile = await hostileSource('127.0.0.1')
     home = await hostileSource('127.0.0.3')
-    core = createCore({
-      store: createMemoryStore(),
-      cipher: createTestCipher(),
-      isTrustedSender: (url) => url.startsWith('app://cadence/'),
-      appInfo: { name: 'Cadence', version: '0.0.0-test', platform: 'linux' },
+    core = createTestCore({
       autoSignInBuiltin: false,
       probeSources: false,
       timeoutMs: 5000,

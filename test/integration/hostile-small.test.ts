@@ -3,13 +3,12 @@ import { createServer, request, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createCore, createMemoryStore } from '@main/core'
 import type { BuiltinLaunch, ConfirmPort } from '@main/core'
 import { startDataSource, type DataSourceHandle } from '@server/index'
 import type { IpcResult, PhoneAccess } from '@shared/ipc/contract'
 import { RENEW_PASSPHRASE_REQUEST } from '@main/core/sources/handlers'
 import { LOGIN_REQUIRED } from '@server/envelope'
-import { createTestCipher } from '../support/test-cipher'
+import { createTestCore } from '../support/test-core'
 import { OWNER_PASSPHRASE, confirmOnPhone } from '../support/phone'
 
 /**
@@ -158,10 +157,7 @@ describe('the built-in source after its process exits (item 7d)', () => {
     const handles: DataSourceHandle[] = []
     /** Where the next start says it listens instead of starting (the restarted process's port taken). */
     const lies: string[] = []
-    const core = createCore({
-      store: createMemoryStore(),
-      cipher: createTestCipher(),
-      isTrustedSender: (url) => url.startsWith('app://cadence/'),
+    const core = createTestCore({
       appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
       // The utility process, in-process: the real server with the options (and nonce) the core chose.
       spawnBuiltin: async (launch, onExit) => {
@@ -233,10 +229,7 @@ function coreWithBuiltin(cleanups: Array<() => unknown>, prefix: string, confirm
   const dataDir = mkdtempSync(join(tmpdir(), prefix))
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
   const launches: BuiltinLaunch[] = []
-  const core = createCore({
-    store: createMemoryStore(),
-    cipher: createTestCipher(),
-    isTrustedSender: (url) => url.startsWith('app://cadence/'),
+  const core = createTestCore({
     appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
     spawnBuiltin: async (launch) => {
       launches.push(launch)

@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, createMemoryStore } from '@main/core'
+import { type Core } from '@main/core'
 import { PROBE_FIRST_MS, PROBE_MAX_MS } from '@main/core/offline/monitor'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
 import type { IpcResult, OfflineState } from '@shared/ipc/contract'
-import { createTestCipher } from '../support/test-cipher'
+import { createTestCore, TRUSTED } from '../support/test-core'
 import { OWNER_PASSPHRASE } from '../support/phone'
 import { manualTimers } from '../support/manual-timers'
 
@@ -18,14 +18,13 @@ import { manualTimers } from '../support/manual-timers'
  * core's timers fire only by hand, so nothing but the poke can ask.
  */
 
-const TRUSTED = { senderUrl: 'app://cadence/index.html' }
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20))
 
 describe('offline mode: asked again at once', () => {
   let dataDir: string
   let server: DataSourceHandle
   let port: number
-  let core: ReturnType<typeof createCore>
+  let core: Core
   const timers = manualTimers()
   const offlineEvents: OfflineState[] = []
   /** The monitor's probes that reached the data source (each asks its sign-in status). */
@@ -53,13 +52,9 @@ describe('offline mode: asked again at once', () => {
     port = 0
     await start()
     port = Number(new URL(server.url).port)
-    core = createCore({
+    core = createTestCore({
       builtinSourceUrl: server.url,
       builtinPassphrase: OWNER_PASSPHRASE,
-      store: createMemoryStore(),
-      cipher: createTestCipher(),
-      isTrustedSender: (url) => url.startsWith('app://cadence/'),
-      appInfo: { name: 'Cadence', version: '0.0.0-test', platform: 'linux' },
       timeoutMs: 3000,
       timers,
       fetch: async (input, init) => {
