@@ -287,7 +287,7 @@ app.on('window-all-closed', () => {
 
 app.on('will-quit', () => {
   tray?.destroy()
-  core?.dispose()
+  void core?.dispose()
   void core?.builtin.stop()
 })
 

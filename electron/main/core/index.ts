@@ -333,12 +333,13 @@ export function createCore(deps: CoreDeps): Core {
     /** The media cache, downloads and offline mode (the media scheme serves `offline.playable()`). */
     offline,
     history: history.service,
-    dispose() {
+    async dispose() {
       auth.dispose()
       updates.dispose()
-      void offline.dispose()
+      const closing = offline.dispose()
       net.dispose()
       history.service.dispose()
+      await closing
     },
   }
 }

@@ -153,5 +153,6 @@ export interface Core {
   offline: ReturnType<typeof createOffline>
   /** The listening history (records, pages, private session). */
   history: HistoryService
-  dispose: () => void
+  /** Stops every timer and request; resolves once the media cache is closed (and a folder of its own removed). */
+  dispose: () => Promise<void>
 }

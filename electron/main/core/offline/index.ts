@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Id, Song } from '@shared/api/models'
@@ -70,7 +71,9 @@ export function createOffline(deps: OfflineDeps) {
     deps.mediaUrl ??
     ((key: CacheKey) => schemeUrl({ sourceId: key.sourceId, songId: key.songId, br: key.bitrate }))
   const now = deps.now ?? Date.now
-  const dir = deps.mediaDir ?? join(tmpdir(), `cadence-media-cache-${process.pid}`)
+  // Without a folder given (tests, the e2e harness), each core gets its own: two cores in one process
+  // must not share one, since `dispose` deletes it.
+  const dir = deps.mediaDir ?? join(tmpdir(), `cadence-media-cache-${process.pid}-${randomUUID()}`)
   const cache = createMediaCache({
     dir,
     fs,
