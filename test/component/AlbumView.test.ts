@@ -4,6 +4,7 @@ import { CadenceError } from '@shared/errors'
 import type { SearchResult } from '@shared/api/models'
 import AlbumView from '@renderer/views/AlbumView.vue'
 import SongContextMenu from '@renderer/components/song/SongContextMenu.vue'
+import DownloadButton from '@renderer/components/downloads/DownloadButton.vue'
 import { albumSongsFromSearch } from '@renderer/stores/album'
 import { plugins, song } from './support'
 
@@ -195,5 +196,37 @@ describe('SongContextMenu', () => {
     await flushPromises()
     expect(invoke).toHaveBeenCalledWith('app:copy-text', { text: 'http://192.168.1.9:4000/song/detail?id=1' })
     second.unmount()
+  })
+})
+
+describe("AlbumView's Download button", () => {
+  it('keeps the same song loader when the header re-renders, and a new one when the songs change', async () => {
+    let tracks = [onAlbum(1, 'Glass Hours'), onAlbum(2, 'Glass Hours')]
+    invoke.mockReset()
+    invoke.mockImplementation(async (channel: string) => {
+      if (channel === 'albums:detail')
+        return { id: 50, name: 'Glass Hours', type: 'album', size: tracks.length, meta: {}, songs: tracks }
+      return undefined
+    })
+    const p = plugins()
+    const wrapper = mount(AlbumView, {
+      props: { id: '50', name: 'Glass Hours' },
+      global: { plugins: [p.pinia, p.i18n, p.router] },
+    })
+    await flushPromises()
+    const loader = () => wrapper.getComponent(DownloadButton).props('songs')
+    const first = loader()
+    expect((await first()).map((s) => s.id)).toEqual([1, 2])
+
+    // Another language re-renders the header's actions (their labels): the same list, the same loader.
+    p.i18n.global.locale.value = 'zh-CN'
+    await flushPromises()
+    expect(loader()).toBe(first)
+
+    tracks = [onAlbum(3, 'Glass Hours')]
+    await wrapper.setProps({ id: '51' })
+    await flushPromises()
+    expect(loader()).not.toBe(first)
+    expect((await loader()()).map((s) => s.id)).toEqual([3])
   })
 })
