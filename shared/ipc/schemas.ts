@@ -85,6 +85,18 @@ export const playerStateSchema = z
       })
       .strict()
       .optional(),
+    /**
+     * Where the song was when the player clock last jumped or changed rate (not on every tick): main moves
+     * it on itself for the taskbar progress.
+     */
+    progress: z
+      .object({
+        positionMs: z.number().min(0).max(1e9),
+        durationMs: z.number().min(0).max(1e9),
+        speed: z.number().min(0.25).max(4),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
 

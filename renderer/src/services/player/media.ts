@@ -1,4 +1,4 @@
-import { computed, effectScope, watch } from 'vue'
+import { computed, effectScope, shallowRef, watch } from 'vue'
 import type { Song } from '@shared/api/models'
 import type { PlayerCommandName, PlayerState, TrackInfo } from '@shared/ipc/contract'
 import { invoke, on } from '@renderer/services/cadence'
@@ -72,11 +72,16 @@ export function runCommand(player: MediaPlayer, name: PlayerCommandName, sleep?:
 }
 
 /** What main is told about the player (bounded, as the contract's schema wants). */
-export function playerState(player: MediaPlayer, sleep?: MediaSleep): PlayerState {
+export function playerState(
+  player: MediaPlayer,
+  sleep?: MediaSleep,
+  progress?: PlayerState['progress'],
+): PlayerState {
   const song = player.current
   const timer = sleep?.state()
   return {
     ...(timer ? { sleep: timer } : {}),
+    ...(song && progress ? { progress } : {}),
     playing: player.playing,
     song: song
       ? {
@@ -189,8 +194,26 @@ function connectMain(player: MediaPlayer, sleep?: MediaSleep): () => void {
   }
   let reportTimer: ReturnType<typeof setTimeout> | undefined
   let lastReport = ''
+  // The position as the clock last jumped or changed rate (main moves it on for the taskbar progress),
+  // never per tick: read in the watcher, so the position's own changes are not followed.
+  const progress = shallowRef<PlayerState['progress']>()
   watch(
-    computed(() => playerState(player, sleep)),
+    () => [player.clockChanges, player.durationMs, player.playing, player.speed, player.current] as const,
+    () => {
+      const durationMs = player.durationMs
+      progress.value =
+        durationMs > 0 && Number.isFinite(durationMs) && durationMs <= 1e9
+          ? {
+              positionMs: Math.round(Math.min(Math.max(player.positionMs, 0), durationMs)),
+              durationMs: Math.round(durationMs),
+              speed: Math.min(4, Math.max(0.25, player.speed)),
+            }
+          : undefined
+    },
+    { immediate: true },
+  )
+  watch(
+    computed(() => playerState(player, sleep, progress.value)),
     (state) => {
       clearTimeout(reportTimer)
       reportTimer = setTimeout(() => {
