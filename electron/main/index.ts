@@ -8,7 +8,6 @@ import {
   createCore,
   createTaskbar,
   desktopAction,
-  DESKTOP_LYRICS_SHORTCUT,
   isAppUrlFor,
   loadWindowState,
   realTimers,
@@ -24,7 +23,8 @@ import { openElectronStore } from './glue/store'
 import { createAppTray } from './glue/tray'
 import { createTaskbarPorts } from './glue/taskbar'
 import { createElectronUpdater } from './glue/updates'
-import { createListenPorts, registerLyricsShortcut } from './glue/listen'
+import { createListenPorts } from './glue/listen'
+import { globalShortcutPort } from './glue/shortcuts'
 import { createLoginWindow, createMainWindow, lockDownContents, lockDownSession } from './glue/windows'
 
 /** App lifecycle: wires Electron into the core and holds no decisions of its own. */
@@ -249,6 +249,7 @@ async function start() {
       taskbar?.update(state)
     },
     listen: listenPorts,
+    shortcuts: globalShortcutPort,
     updater: createElectronUpdater(log('updates')),
   })
   taskbar = createTaskbar({
@@ -298,14 +299,10 @@ async function start() {
   } catch (error) {
     log('main').warn('no tray on this desktop', { error: String(error) })
   }
-  // Media keys reach the player through the renderer's media session (the OS media controls); no
-  // globalShortcut, which would take the keys from the OS flyout and toggle twice on some desktops.
-  const unregisterLyricsKey = registerLyricsShortcut(
-    DESKTOP_LYRICS_SHORTCUT,
-    () => core?.listen.desktopLyrics.toggle(),
-    log('desktop-lyrics'),
-  )
-  app.on('will-quit', unregisterLyricsKey)
+  // The global shortcuts chosen in Settings (by default only the desktop lyrics' Ctrl/Cmd+Alt+L). Media
+  // keys reach the player through the renderer's media session (the OS media controls) unless a person
+  // binds them here.
+  core.shortcuts.start()
   core.listen.desktopLyrics.start()
   // An installed app asks its update feed now and every 6 hours (unless the setting is off).
   core.updates.start()

@@ -13,6 +13,7 @@ import type {
   OfflineState,
 } from './offline'
 import type { HistoryImportResult, HistoryPage, HistoryState } from './history'
+import type { ShortcutsState } from '../global-shortcuts'
 import {
   historyHeardSinceArgs,
   historyImportArgs,
@@ -391,4 +392,8 @@ export const invokeChannels = {
   'history:import': channel<HistoryImportResult>().args(historyImportArgs),
   /** The song ids of one source heard since a time (autoplay leaves them out). */
   'history:heard-since': channel<string[]>().args(historyHeardSinceArgs),
+  /** Which global shortcuts are registered, held by another application (`taken`), or not set. */
+  'shortcuts:state': channel<ShortcutsState>().args(none),
+  /** Registers the taken ones again (the other application may have let them go). */
+  'shortcuts:retry': channel<ShortcutsState>().args(none),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

@@ -15,6 +15,8 @@ import { createArtworkSource } from './media-artwork'
 
 /** Seconds moved by the OS's seek backward / forward buttons when they give no offset. */
 const DEFAULT_SKIP_S = 10
+/** How far a global shortcut moves the volume. */
+const VOLUME_STEP = 0.05
 /** State reports to main wait this long for the state to settle (a skip changes it twice). */
 const REPORT_SETTLE_MS = 50
 
@@ -28,6 +30,9 @@ export interface MediaPlayer {
   /** Playback speed (the OS extrapolates the position with it). */
   readonly speed: number
   readonly clockChanges: number
+  /** The volume (0–1) and its setter, for the global shortcuts' volume steps. */
+  readonly volume?: number
+  setVolume?(volume: number): unknown
   play(): unknown
   pause(): unknown
   toggle(): unknown
@@ -68,6 +73,12 @@ export function runCommand(player: MediaPlayer, name: PlayerCommandName, sleep?:
       return player.saveSession()
     case 'cancel-sleep':
       return sleep?.cancel()
+    case 'volume-up':
+    case 'volume-down': {
+      const step = name === 'volume-up' ? VOLUME_STEP : -VOLUME_STEP
+      const next = Math.round(Math.min(1, Math.max(0, (player.volume ?? 1) + step)) * 100) / 100
+      return player.setVolume?.(next)
+    }
   }
 }
 
