@@ -1029,15 +1029,18 @@ export class Tray extends EventEmitter {
 }
 
 /** Held by "another application": `register` fails for these, as Electron's does, silently. */
-const takenShortcuts = new Set(
-  (JSON.parse(process.env.CADENCE_STANDIN_TAKEN_SHORTCUTS ?? '[]') as string[]).map(acceleratorKey),
-)
+const takenShortcuts = () =>
+  new Set(
+    (JSON.parse(process.env.CADENCE_STANDIN_TAKEN_SHORTCUTS ?? '[]') as string[]).map((accelerator) =>
+      acceleratorKey(accelerator),
+    ),
+  )
 const shortcuts = new Map<string, () => void>()
 export const globalShortcut = {
   register(accelerator: string, callback: () => void): boolean {
     if (typeof callback !== 'function') throw new TypeError('Error processing argument at index 1')
     const key = acceleratorKey(accelerator)
-    if (takenShortcuts.has(key) || [...shortcuts.keys()].some((held) => acceleratorKey(held) === key)) {
+    if (takenShortcuts().has(key) || [...shortcuts.keys()].some((held) => acceleratorKey(held) === key)) {
       record('shortcut-taken', accelerator)
       return false
     }
