@@ -186,7 +186,9 @@ describe('the global shortcuts in main', () => {
     expect(t.registered.has('CommandOrControl+Alt+N')).toBe(false)
     // The other application let go of it.
     t.taken.clear()
-    expect(t.shortcuts.handlers['shortcuts:retry'](undefined as never)).toMatchObject({ next: 'registered' })
+    expect(t.shortcuts.handlers['shortcuts:retry'](undefined, {} as never)).toMatchObject({
+      next: 'registered',
+    })
     expect(t.registered.has('CommandOrControl+Alt+N')).toBe(true)
   })
 
