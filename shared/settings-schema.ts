@@ -13,8 +13,36 @@ import {
   SPEED_MIN,
   THEMES,
 } from './settings-choices'
+import { ACCELERATOR_MAX, SHORTCUT_ACTIONS, isValidAccelerator, sharedWith } from './global-shortcuts'
+import type { ShortcutMap } from './global-shortcuts'
 
 /** The settings' zod schemas: main only (it validates what it loads and every patch). */
+
+/** An Electron accelerator main may register ('' = none): checked before it reaches `globalShortcut`. */
+const acceleratorSchema = z
+  .string()
+  .max(ACCELERATOR_MAX)
+  .refine((value) => value === '' || isValidAccelerator(value), 'Not a key combination Electron can register')
+/** Every global shortcut's keys; two actions never share the same keys. */
+export const shortcutsSchema = z
+  .object({
+    'play-pause': acceleratorSchema,
+    next: acceleratorSchema,
+    previous: acceleratorSchema,
+    like: acceleratorSchema,
+    'volume-up': acceleratorSchema,
+    'volume-down': acceleratorSchema,
+    'desktop-lyrics': acceleratorSchema,
+  })
+  .strict()
+  .superRefine((map, context) => {
+    for (const action of SHORTCUT_ACTIONS) {
+      const other = sharedWith(map as ShortcutMap, action, map[action])
+      if (other && SHORTCUT_ACTIONS.indexOf(other) < SHORTCUT_ACTIONS.indexOf(action)) {
+        context.addIssue({ code: 'custom', path: [action], message: `The same keys as ${other}` })
+      }
+    }
+  })
 
 export const settingsSchema = z.object({
   version: z.literal(SETTINGS_VERSION),
@@ -70,6 +98,8 @@ export const settingsSchema = z.object({
   mediaCacheMaxMiB: z.number().int().min(64).max(1_048_576),
   /** QR login polling interval, 3–5 s as the spec recommends. */
   qrPollIntervalMs: z.number().int().min(3000).max(5000),
+  /** Global shortcuts (Settings → Keyboard shortcuts), registered by main. */
+  shortcuts: shortcutsSchema,
 })
 /** A partial update from the renderer; `version` is main's business. */
 export const settingsPatchSchema = settingsSchema

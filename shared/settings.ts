@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { SETTINGS_VERSION } from './settings-choices'
+import { DEFAULT_SHORTCUTS } from './global-shortcut-choices'
 import type { settingsPatchSchema, settingsSchema } from './settings-schema'
 
 /**
@@ -41,6 +42,7 @@ export const DEFAULT_SETTINGS: Settings = {
   autoUpdate: true,
   mediaCacheMaxMiB: 2048,
   qrPollIntervalMs: 3000,
+  shortcuts: { ...DEFAULT_SHORTCUTS },
 }
 
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>

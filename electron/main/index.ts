@@ -6,9 +6,11 @@ import { app, BrowserWindow, clipboard, dialog, screen, session, shell } from 'e
 import {
   createConsoleLogger,
   createCore,
-  DESKTOP_LYRICS_SHORTCUT,
+  createTaskbar,
+  desktopAction,
   isAppUrlFor,
   loadWindowState,
+  realTimers,
   saveWindowState,
   reachableAddresses,
 } from './core'
@@ -19,8 +21,10 @@ import { registerIpc } from './glue/ipc'
 import { handleMediaScheme, registerMediaScheme } from './glue/media'
 import { openElectronStore } from './glue/store'
 import { createAppTray } from './glue/tray'
+import { createTaskbarPorts } from './glue/taskbar'
 import { createElectronUpdater } from './glue/updates'
-import { createListenPorts, registerLyricsShortcut } from './glue/listen'
+import { createListenPorts } from './glue/listen'
+import { globalShortcutPort } from './glue/shortcuts'
 import { createLoginWindow, createMainWindow, lockDownContents, lockDownSession } from './glue/windows'
 
 /** App lifecycle: wires Electron into the core and holds no decisions of its own. */
@@ -35,6 +39,7 @@ const preloadPath = join(import.meta.dirname, '../preload/index.cjs')
 // Packaged with the app (electron-builder.yml `files`, inside app.asar, which Electron's nativeImage
 // reads), so the tray and the windows have their icon when installed too.
 const appIconPath = join(import.meta.dirname, '../../resources/icon.png')
+const taskbarIconDir = join(import.meta.dirname, '../../resources/taskbar')
 const isAppUrl = isAppUrlFor(rendererDevUrl ?? pathToFileURL(rendererDir + '/').href)
 const loadRoute = (window: BrowserWindow, hash: string) =>
   rendererDevUrl ? window.loadURL(`${rendererDevUrl}#${hash}`) : window.loadFile(rendererIndex, { hash })
@@ -48,6 +53,7 @@ let core: Core | null = null
 let tray: ReturnType<typeof createAppTray> | null = null
 let store: ReturnType<typeof openElectronStore>['store'] | null = null
 let listenPorts: ReturnType<typeof createListenPorts> | null = null
+let taskbar: ReturnType<typeof createTaskbar> | null = null
 
 // A development build keeps its own settings, library and lock, apart from an installed Cadence.
 if (!app.isPackaged) app.setPath('userData', `${app.getPath('userData')}-dev`)
@@ -60,7 +66,12 @@ registerMediaScheme()
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
-  app.on('second-instance', showMainWindow)
+  // A desktop entry's action (`cadence --next`) reaches the running player; any other second start shows it.
+  app.on('second-instance', (_event, argv) => {
+    const command = desktopAction(argv)
+    if (command) core?.playerCommand(command)
+    else showMainWindow()
+  })
   app.on('web-contents-created', (_event, contents) => lockDownContents(contents, isAppUrl))
   // macOS: clicking the dock icon with no window open opens one again.
   app.on('activate', () => (mainWindow ? showMainWindow() : openMainWindow()))
@@ -128,7 +139,10 @@ function openMainWindow() {
     clearTimeout(pending)
     remember()
   })
-  window.on('show', () => tray?.refresh())
+  window.on('show', () => {
+    tray?.refresh()
+    taskbar?.refresh()
+  })
   // Back from another app: an offline data source is asked at once whether it is back.
   window.on('focus', () => void core?.windowFocused())
   window.on('hide', () => tray?.refresh())
@@ -230,11 +244,30 @@ async function start() {
       return response === 0
     },
     copyText: (text) => clipboard.writeText(text),
-    onPlayerState: (state) => tray?.update(state),
+    onPlayerState: (state) => {
+      tray?.update(state)
+      taskbar?.update(state)
+    },
     listen: listenPorts,
+    shortcuts: globalShortcutPort,
     updater: createElectronUpdater(log('updates')),
   })
-  core.settings.onChange(() => tray?.refresh())
+  taskbar = createTaskbar({
+    platform: process.platform,
+    ports: createTaskbarPorts({
+      iconDir: taskbarIconDir,
+      mainWindow: () => mainWindow,
+      onCommand: (command) => core?.playerCommand(command),
+    }),
+    language: () => core?.settings.get().language ?? 'en',
+    now: () => Date.now(),
+    timers: realTimers,
+  })
+  taskbar.refresh()
+  core.settings.onChange(() => {
+    tray?.refresh()
+    taskbar?.refresh()
+  })
   core.events.subscribe(
     (event) => (event === 'updates:changed' || event === 'history:changed') && tray?.refresh(),
   )
@@ -266,14 +299,10 @@ async function start() {
   } catch (error) {
     log('main').warn('no tray on this desktop', { error: String(error) })
   }
-  // Media keys reach the player through the renderer's media session (the OS media controls); no
-  // globalShortcut, which would take the keys from the OS flyout and toggle twice on some desktops.
-  const unregisterLyricsKey = registerLyricsShortcut(
-    DESKTOP_LYRICS_SHORTCUT,
-    () => core?.listen.desktopLyrics.toggle(),
-    log('desktop-lyrics'),
-  )
-  app.on('will-quit', unregisterLyricsKey)
+  // The global shortcuts chosen in Settings (by default only the desktop lyrics' Ctrl/Cmd+Alt+L). Media
+  // keys reach the player through the renderer's media session (the OS media controls) unless a person
+  // binds them here.
+  core.shortcuts.start()
   core.listen.desktopLyrics.start()
   // An installed app asks its update feed now and every 6 hours (unless the setting is off).
   core.updates.start()
@@ -287,6 +316,7 @@ app.on('window-all-closed', () => {
 
 app.on('will-quit', () => {
   tray?.destroy()
+  taskbar?.dispose()
   void core?.dispose()
   void core?.builtin.stop()
 })

@@ -93,6 +93,9 @@ export const PLAYER_COMMANDS = [
   'save-session',
   /** The tray's "cancel the sleep timer". */
   'cancel-sleep',
+  /** Global shortcuts: the volume a step up or down. */
+  'volume-up',
+  'volume-down',
 ] as const
 export type PlayerCommandName = (typeof PLAYER_COMMANDS)[number]
 export interface PlayerCommand {
@@ -358,6 +361,8 @@ export const INVOKE_CHANNELS = [
   'history:export',
   'history:import',
   'history:heard-since',
+  'shortcuts:state',
+  'shortcuts:retry',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

@@ -13,6 +13,7 @@ import type {
   OfflineState,
 } from './offline'
 import type { HistoryImportResult, HistoryPage, HistoryState } from './history'
+import type { ShortcutsState } from '../global-shortcuts'
 import {
   historyHeardSinceArgs,
   historyImportArgs,
@@ -82,6 +83,18 @@ export const playerStateSchema = z
       .object({
         kind: z.enum(['minutes', 'song', 'album', 'queue']),
         leftMinutes: z.number().int().min(0).max(1_000_000).nullable(),
+      })
+      .strict()
+      .optional(),
+    /**
+     * Where the song was when the player clock last jumped or changed rate (not on every tick): main moves
+     * it on itself for the taskbar progress.
+     */
+    progress: z
+      .object({
+        positionMs: z.number().min(0).max(1e9),
+        durationMs: z.number().min(0).max(1e9),
+        speed: z.number().min(0.25).max(4),
       })
       .strict()
       .optional(),
@@ -379,4 +392,8 @@ export const invokeChannels = {
   'history:import': channel<HistoryImportResult>().args(historyImportArgs),
   /** The song ids of one source heard since a time (autoplay leaves them out). */
   'history:heard-since': channel<string[]>().args(historyHeardSinceArgs),
+  /** Which global shortcuts are registered, held by another application (`taken`), or not set. */
+  'shortcuts:state': channel<ShortcutsState>().args(none),
+  /** Registers the taken ones again (the other application may have let them go). */
+  'shortcuts:retry': channel<ShortcutsState>().args(none),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

@@ -15,6 +15,7 @@ import { silentLogger } from './log'
 import { keepLikesInStep, wireLikes } from './likes/wire'
 import { createListen } from './listen'
 import { createHistory } from './history'
+import { createShortcuts } from './shortcuts'
 import { wireMedia } from './media/wire'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
 import { createQuitSave } from './player/quit'
@@ -216,6 +217,20 @@ export function createCore(deps: CoreDeps): Core {
     mediaUrl: resolved,
   })
 
+  const shortcuts = createShortcuts({
+    port: deps.shortcuts,
+    settings,
+    events,
+    log: log('shortcuts'),
+    onPress: (action) => {
+      if (action === 'desktop-lyrics') return listen.desktopLyrics.toggle()
+      const liked = playerState?.song?.liked
+      const command =
+        action === 'play-pause' ? 'toggle' : action === 'like' ? (liked ? 'unlike' : 'like') : action
+      events.emit('player:command', { command })
+    },
+  })
+
   const handlers: Handlers = {
     ...createAuthHandlers(auth, deps.openExternal ?? (() => undefined)),
     ...createAppHandlers({
@@ -269,6 +284,7 @@ export function createCore(deps: CoreDeps): Core {
     ...createUpdateHandlers(updates),
     ...offline.handlers,
     ...history.handlers,
+    ...shortcuts.handlers,
     // Offline, a song on disk resolves without the source; one that is not is skipped with the reason.
     'player:resolve': offline.wrapResolve(players['player:resolve']),
   }
@@ -333,7 +349,9 @@ export function createCore(deps: CoreDeps): Core {
     /** The media cache, downloads and offline mode (the media scheme serves `offline.playable()`). */
     offline,
     history: history.service,
+    shortcuts,
     async dispose() {
+      shortcuts.dispose()
       auth.dispose()
       updates.dispose()
       const closing = offline.dispose()
@@ -362,8 +380,11 @@ export type { TrayAction } from './tray/menu'
 export type { IpcRouter } from './ipc/router'
 export type { EventHub } from './events'
 export type { ListenPorts } from './listen'
-export { DESKTOP_LYRICS_SHORTCUT } from './listen'
+export type { ShortcutPort } from './shortcuts'
 export { UpdateDownloadError } from './updates'
 export { channelFile, readYamlMapping } from './updates'
 export type { UpdaterPort, UpdateFeed, UpdateMetadata } from './updates'
 export type { MediaHandler, MediaRequest, MediaSource } from './media'
+export { createTaskbar, desktopAction } from './taskbar'
+export type { TaskbarPorts } from './taskbar'
+export type { TrayMenuItem } from './tray/menu'

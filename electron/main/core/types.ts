@@ -20,6 +20,7 @@ import type { SettingsService } from './settings/service'
 import type { BuiltinSpawner } from './sources/phone-access'
 import type { SourceRegistry } from './sources/registry'
 import type { HistoryService } from './history'
+import type { createShortcuts, ShortcutPort } from './shortcuts'
 import type { createUpdateService, UpdaterPort } from './updates'
 
 /**
@@ -94,6 +95,8 @@ export interface CoreDeps {
   timeoutMs?: number
   /** Desktop lyrics window, mini player, notifications (none: those features do nothing). */
   listen?: ListenPorts
+  /** Electron's `globalShortcut` (none: no global shortcut is registered, each reported `taken`). */
+  shortcuts?: ShortcutPort
   /** The installed app's updater (electron-updater); absent where the app cannot update itself. */
   updater?: UpdaterPort
   /**
@@ -153,6 +156,8 @@ export interface Core {
   offline: ReturnType<typeof createOffline>
   /** The listening history (records, pages, private session). */
   history: HistoryService
+  /** The global shortcuts: `start()` registers them once the app is ready. */
+  shortcuts: ReturnType<typeof createShortcuts>
   /** Stops every timer and request; resolves once the media cache is closed (and a folder of its own removed). */
   dispose: () => Promise<void>
 }

@@ -1,11 +1,11 @@
-import { BrowserWindow, Notification, globalShortcut, nativeImage, screen } from 'electron'
+import { BrowserWindow, Notification, nativeImage, screen } from 'electron'
 import type { Rectangle } from 'electron'
-import type { ListenPorts, Logger } from '../core'
+import type { ListenPorts } from '../core'
 import { lockDownContents } from './windows'
 
 /**
  * Glue for the listening features: the desktop lyrics window, the main window as the mini player, OS
- * notifications and the desktop lyrics shortcut. Electron objects only; the core decides when and where.
+ * notifications (the desktop lyrics shortcut is one of the global shortcuts, glue/shortcuts.ts). Electron objects only; the core decides when and where.
  */
 
 export interface ListenGlueOptions {
@@ -136,15 +136,4 @@ export function createListenPorts(options: ListenGlueOptions): ListenPorts {
       },
     },
   }
-}
-
-/** Registers the desktop lyrics shortcut; a key another app holds is logged. Returns the unregister. */
-export function registerLyricsShortcut(accelerator: string, onPress: () => void, log: Logger): () => void {
-  try {
-    if (globalShortcut.register(accelerator, onPress)) return () => globalShortcut.unregister(accelerator)
-    log.warn('desktop lyrics shortcut is taken by another application', { accelerator })
-  } catch (error) {
-    log.warn('desktop lyrics shortcut could not be registered', { accelerator, error: String(error) })
-  }
-  return () => {}
 }

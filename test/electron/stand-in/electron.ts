@@ -30,7 +30,15 @@
  * - recorders (sent to the test as `record` messages): `Tray` (icon file, tooltip, menu as data; the test
  *   clicks items), `Menu`, `nativeImage` (the path; empty when the file does not exist), `globalShortcut`,
  *   `Notification`, `shell`, `dialog`, `safeStorage`, `session` handlers, `setAppUserModelId`, the
- *   pages' console messages and errors.
+ *   pages' console messages and errors;
+ * - the platform: `$CADENCE_STANDIN_PLATFORM` (win32, darwin) is what `process.platform` says to the
+ *   app's own code (out/main; libraries and the stand-in see the real one), and the API follows it as
+ *   Electron's does: `win.setThumbarButtons` exists on Windows only (false, nothing set, while the window
+ *   is hidden; at most 7 buttons, each with an icon and a click; the test clicks them), `app.dock` on
+ *   macOS only (its menu recorded; the test clicks items); `win.setProgressBar` everywhere (recorded);
+ * - `globalShortcut`: an accelerator Electron cannot parse throws (`conversion failure`), one named in
+ *   `$CADENCE_STANDIN_TAKEN_SHORTCUTS` (a JSON list) is held by "another application": `register`
+ *   returns false and nothing is registered; the test presses registered ones.
  * Not reproduced (tests of these test the stand-in, not Electron): real tray, screen, notifications and
  * OS integration; safeStorage encryption (a reversible encoding, backend from
  * `$CADENCE_STANDIN_SAFESTORAGE`); two JavaScript worlds per page (the preload runs in the page's world,
@@ -75,6 +83,31 @@ function record(kind: string, data?: unknown): void {
 }
 
 const HOME = process.env.CADENCE_STANDIN_HOME ?? join(tmpdir(), `cadence-standin-${process.pid}`)
+
+// ---- the platform the app runs on ----
+
+/** The platform the stand-in plays (the app's code sees it as `process.platform`). */
+export const PLATFORM: string = process.env.CADENCE_STANDIN_PLATFORM ?? process.platform
+if (PLATFORM !== process.platform) {
+  const real = process.platform
+  const appCode = /[/\\]out[/\\]main[/\\]/
+  const descriptor = {
+    configurable: true,
+    enumerable: true,
+    get(): string {
+      // Only the app's own code (the built main) sees the played platform: Playwright, Node and the
+      // libraries keep the real one, so Chromium and the child processes still start as on this machine.
+      const holder: { stack?: string } = {}
+      const limit = Error.stackTraceLimit
+      Error.stackTraceLimit = 1
+      Error.captureStackTrace(holder, descriptor.get)
+      Error.stackTraceLimit = limit
+      const caller = holder.stack?.split('\n')[1] ?? ''
+      return appCode.test(caller) && !caller.includes('node_modules') ? PLATFORM : real
+    },
+  }
+  Object.defineProperty(process, 'platform', descriptor)
+}
 mkdirSync(HOME, { recursive: true })
 
 function findAppPackage(): { dir: string; json: { name?: string; productName?: string; version?: string } } {
@@ -266,6 +299,28 @@ class App extends EventEmitter {
   relaunch(): void {
     record('relaunch')
   }
+  /** macOS only, as in Electron (`app.dock` is undefined elsewhere). */
+  readonly dock = PLATFORM === 'darwin' ? createDock() : undefined
+}
+
+let dockMenu: Menu | null = null
+function createDock() {
+  let badge = ''
+  return {
+    setMenu(menu: Menu): void {
+      dockMenu = menu
+      record('dock-menu', menu.describe())
+    },
+    getMenu: (): Menu | null => dockMenu,
+    setBadge: (text: string) => void (badge = text),
+    getBadge: () => badge,
+    bounce: () => 0,
+    cancelBounce: () => {},
+    show: async () => {},
+    hide: () => {},
+    isVisible: () => true,
+    setIcon: () => {},
+  }
 }
 
 function isAlive(pid: number): boolean {
@@ -311,6 +366,25 @@ process.on('message', (message: { type?: string; id?: string }) => {
       const item = tray?.menu?.find(message.id ?? '')
       if (item?.click) item.click(item, undefined, {})
       else record('tray-click-missed', { id: message.id })
+      break
+    }
+    case 'dock-click': {
+      const item = dockMenu?.find(message.id ?? '')
+      if (item?.click && item.enabled !== false) item.click(item, undefined, {})
+      else record('dock-click-missed', { id: message.id })
+      break
+    }
+    case 'thumbar-click': {
+      const window = [...openWindows].find((open) => open.thumbar.length > 0)
+      const button = window?.thumbar[Number(message.id)]
+      if (button && !button.flags?.includes('disabled')) button.click()
+      else record('thumbar-click-missed', { index: message.id })
+      break
+    }
+    case 'shortcut-press': {
+      const callback = shortcuts.get(message.id ?? '')
+      if (callback) callback()
+      else record('shortcut-press-missed', { accelerator: message.id })
       break
     }
     case 'tray-icon-click':
@@ -658,6 +732,38 @@ export class BrowserWindow extends EventEmitter {
   }
   setMenuBarVisibility(): void {}
   setMenu(): void {}
+  /** The thumbnail toolbar's buttons as last set (Windows). */
+  thumbar: ThumbarButton[] = []
+  /**
+   * Windows only (removed below on other platforms). Returns whether the buttons were added: not while
+   * the window is hidden (the taskbar button is not there), not more than 7 (Windows' limit).
+   */
+  setThumbarButtons(buttons: ThumbarButton[]): boolean {
+    for (const button of buttons) {
+      if (!(button?.icon instanceof NativeImage) || typeof button.click !== 'function') {
+        throw new TypeError('Error processing argument at index 0, conversion failure from thumbar buttons')
+      }
+    }
+    if (!this.visible || this.destroyed || buttons.length > 7) {
+      record('thumbar-refused', { id: this.id, visible: this.visible, count: buttons.length })
+      return false
+    }
+    this.thumbar = buttons
+    record('thumbar-buttons', {
+      id: this.id,
+      buttons: buttons.map((button) => ({
+        tooltip: button.tooltip,
+        flags: button.flags ?? ['enabled'],
+        icon: button.icon.path,
+        empty: button.icon.isEmpty(),
+      })),
+    })
+    return true
+  }
+  /** A fraction (above 1: indeterminate; below 0: removed); `mode` is Windows only. */
+  setProgressBar(progress: number, options?: { mode?: string }): void {
+    record('progress-bar', { id: this.id, progress, mode: options?.mode })
+  }
   isDestroyed(): boolean {
     return this.destroyed
   }
@@ -686,6 +792,17 @@ export class BrowserWindow extends EventEmitter {
         }
       })
   }
+}
+
+interface ThumbarButton {
+  icon: NativeImage
+  click: () => void
+  tooltip?: string
+  flags?: string[]
+}
+if (PLATFORM !== 'win32') {
+  // Electron defines it on Windows only: elsewhere calling it throws "not a function".
+  delete (BrowserWindow.prototype as { setThumbarButtons?: unknown }).setThumbarButtons
 }
 
 // ---- IPC ----
@@ -911,9 +1028,22 @@ export class Tray extends EventEmitter {
   }
 }
 
+/** Held by "another application": `register` fails for these, as Electron's does, silently. */
+const takenShortcuts = () =>
+  new Set(
+    (JSON.parse(process.env.CADENCE_STANDIN_TAKEN_SHORTCUTS ?? '[]') as string[]).map((accelerator) =>
+      acceleratorKey(accelerator),
+    ),
+  )
 const shortcuts = new Map<string, () => void>()
 export const globalShortcut = {
   register(accelerator: string, callback: () => void): boolean {
+    if (typeof callback !== 'function') throw new TypeError('Error processing argument at index 1')
+    const key = acceleratorKey(accelerator)
+    if (takenShortcuts().has(key) || [...shortcuts.keys()].some((held) => acceleratorKey(held) === key)) {
+      record('shortcut-taken', accelerator)
+      return false
+    }
     shortcuts.set(accelerator, callback)
     record('shortcut-registered', accelerator)
     return true
@@ -927,6 +1057,92 @@ export const globalShortcut = {
     record('shortcut-unregistered', '*')
   },
   isRegistered: (accelerator: string) => shortcuts.has(accelerator),
+}
+
+/**
+ * An accelerator as Electron parses it (the Accelerator docs): modifiers and exactly one key code, joined
+ * by `+`, case-insensitive; anything else throws as Electron's argument conversion does. Answers one
+ * spelling per shortcut (CmdOrCtrl is Ctrl here, as on Linux and Windows).
+ */
+function acceleratorKey(accelerator: string): string {
+  const fail = () => {
+    throw new TypeError(`Error processing argument at index 0, conversion failure from ${accelerator}`)
+  }
+  if (typeof accelerator !== 'string' || accelerator.length === 0) fail()
+  const parts = accelerator.replace(/\+\+$/, '+Plus').split('+')
+  const modifiers = new Set<string>()
+  let key: string | undefined
+  for (const part of parts) {
+    const lower = part.toLowerCase()
+    const modifier = MODIFIERS[lower]
+    if (modifier) {
+      modifiers.add(modifier)
+      continue
+    }
+    if (key !== undefined || !isKeyCode(part)) fail()
+    key = lower === 'enter' ? 'return' : lower === 'esc' ? 'escape' : lower
+  }
+  if (key === undefined) fail()
+  return [...[...modifiers].sort(), key].join('+')
+}
+const MODIFIERS: Record<string, string> = {
+  command: 'ctrl',
+  cmd: 'ctrl',
+  control: 'ctrl',
+  ctrl: 'ctrl',
+  commandorcontrol: 'ctrl',
+  cmdorctrl: 'ctrl',
+  alt: 'alt',
+  option: 'alt',
+  altgr: 'altgr',
+  shift: 'shift',
+  super: 'super',
+  meta: 'super',
+}
+const NAMED_KEYS = new Set(
+  [
+    'Plus',
+    'Space',
+    'Tab',
+    'Capslock',
+    'Numlock',
+    'Scrolllock',
+    'Backspace',
+    'Delete',
+    'Insert',
+    'Return',
+    'Enter',
+    'Up',
+    'Down',
+    'Left',
+    'Right',
+    'Home',
+    'End',
+    'PageUp',
+    'PageDown',
+    'Escape',
+    'Esc',
+    'VolumeUp',
+    'VolumeDown',
+    'VolumeMute',
+    'MediaNextTrack',
+    'MediaPreviousTrack',
+    'MediaStop',
+    'MediaPlayPause',
+    'PrintScreen',
+    'numdec',
+    'numadd',
+    'numsub',
+    'nummult',
+    'numdiv',
+  ].map((name) => name.toLowerCase()),
+)
+function isKeyCode(part: string): boolean {
+  if (/^[0-9A-Za-z]$/.test(part)) return true
+  if (/^F([1-9]|1[0-9]|2[0-4])$/i.test(part)) return true
+  if (/^num[0-9]$/i.test(part)) return true
+  if (part.length === 1 && ')!@#$%^&*(:;=<,_->.?/~`{]}[|\\\'"'.includes(part)) return true
+  return NAMED_KEYS.has(part.toLowerCase())
 }
 
 export class Notification extends EventEmitter {

@@ -4,8 +4,6 @@ import type { EventHub } from '../events'
 import type { SettingsService } from '../settings/service'
 import type { DesktopLyricsWindowPort, Rect } from './ports'
 
-/** The global shortcut that shows and hides the desktop lyrics. */
-export const DESKTOP_LYRICS_SHORTCUT = 'CommandOrControl+Alt+L'
 const WIDTH = 900
 const BOTTOM_MARGIN = 120
 

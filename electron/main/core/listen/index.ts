@@ -46,4 +46,3 @@ export function createListen(deps: {
 }
 
 export type { ListenPorts } from './ports'
-export { DESKTOP_LYRICS_SHORTCUT } from './desktop-lyrics'

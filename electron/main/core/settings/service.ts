@@ -35,11 +35,28 @@ export function migrateSettings(raw: unknown): Settings {
       }
       continue
     }
+    if (key === 'shortcuts') {
+      out.shortcuts = migrateShortcuts(input.shortcuts)
+      continue
+    }
     const parsed = shape[key].safeParse(input[key])
     if (parsed.success) out[key] = parsed.data
   }
   out.version = SETTINGS_VERSION
   return settingsSchema.parse(out)
+}
+
+/** Each shortcut that still validates is kept (a new action gets its default); keys shared by two: defaults. */
+function migrateShortcuts(raw: unknown): Settings['shortcuts'] {
+  const merged: Record<string, unknown> = { ...DEFAULT_SETTINGS.shortcuts }
+  if (typeof raw === 'object' && raw !== null) {
+    for (const [action, schema] of Object.entries(settingsSchema.shape.shortcuts.shape)) {
+      const parsed = schema.safeParse((raw as Record<string, unknown>)[action])
+      if (parsed.success) merged[action] = parsed.data
+    }
+  }
+  const checked = settingsSchema.shape.shortcuts.safeParse(merged)
+  return checked.success ? checked.data : { ...DEFAULT_SETTINGS.shortcuts }
 }
 
 export interface SettingsService {

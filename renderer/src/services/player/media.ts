@@ -1,4 +1,4 @@
-import { computed, effectScope, watch } from 'vue'
+import { computed, effectScope, shallowRef, watch } from 'vue'
 import type { Song } from '@shared/api/models'
 import type { PlayerCommandName, PlayerState, TrackInfo } from '@shared/ipc/contract'
 import { invoke, on } from '@renderer/services/cadence'
@@ -15,6 +15,8 @@ import { createArtworkSource } from './media-artwork'
 
 /** Seconds moved by the OS's seek backward / forward buttons when they give no offset. */
 const DEFAULT_SKIP_S = 10
+/** How far a global shortcut moves the volume. */
+const VOLUME_STEP = 0.05
 /** State reports to main wait this long for the state to settle (a skip changes it twice). */
 const REPORT_SETTLE_MS = 50
 
@@ -28,6 +30,9 @@ export interface MediaPlayer {
   /** Playback speed (the OS extrapolates the position with it). */
   readonly speed: number
   readonly clockChanges: number
+  /** The volume (0–1) and its setter, for the global shortcuts' volume steps. */
+  readonly volume?: number
+  setVolume?(volume: number): unknown
   play(): unknown
   pause(): unknown
   toggle(): unknown
@@ -68,15 +73,26 @@ export function runCommand(player: MediaPlayer, name: PlayerCommandName, sleep?:
       return player.saveSession()
     case 'cancel-sleep':
       return sleep?.cancel()
+    case 'volume-up':
+    case 'volume-down': {
+      const step = name === 'volume-up' ? VOLUME_STEP : -VOLUME_STEP
+      const next = Math.round(Math.min(1, Math.max(0, (player.volume ?? 1) + step)) * 100) / 100
+      return player.setVolume?.(next)
+    }
   }
 }
 
 /** What main is told about the player (bounded, as the contract's schema wants). */
-export function playerState(player: MediaPlayer, sleep?: MediaSleep): PlayerState {
+export function playerState(
+  player: MediaPlayer,
+  sleep?: MediaSleep,
+  progress?: PlayerState['progress'],
+): PlayerState {
   const song = player.current
   const timer = sleep?.state()
   return {
     ...(timer ? { sleep: timer } : {}),
+    ...(song && progress ? { progress } : {}),
     playing: player.playing,
     song: song
       ? {
@@ -189,8 +205,26 @@ function connectMain(player: MediaPlayer, sleep?: MediaSleep): () => void {
   }
   let reportTimer: ReturnType<typeof setTimeout> | undefined
   let lastReport = ''
+  // The position as the clock last jumped or changed rate (main moves it on for the taskbar progress),
+  // never per tick: read in the watcher, so the position's own changes are not followed.
+  const progress = shallowRef<PlayerState['progress']>()
   watch(
-    computed(() => playerState(player, sleep)),
+    () => [player.clockChanges, player.durationMs, player.playing, player.speed, player.current] as const,
+    () => {
+      const durationMs = player.durationMs
+      progress.value =
+        durationMs > 0 && Number.isFinite(durationMs) && durationMs <= 1e9
+          ? {
+              positionMs: Math.round(Math.min(Math.max(player.positionMs, 0), durationMs)),
+              durationMs: Math.round(durationMs),
+              speed: Math.min(4, Math.max(0.25, player.speed)),
+            }
+          : undefined
+    },
+    { immediate: true },
+  )
+  watch(
+    computed(() => playerState(player, sleep, progress.value)),
     (state) => {
       clearTimeout(reportTimer)
       reportTimer = setTimeout(() => {
