@@ -358,6 +358,12 @@ export const INVOKE_CHANNELS = [
   'history:export',
   'history:import',
   'history:heard-since',
+  'scrobble:state',
+  'scrobble:connect-listenbrainz',
+  'scrobble:lastfm-begin',
+  'scrobble:lastfm-finish',
+  'scrobble:disconnect',
+  'scrobble:now-playing',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

@@ -15,6 +15,7 @@ import { silentLogger } from './log'
 import { keepLikesInStep, wireLikes } from './likes/wire'
 import { createListen } from './listen'
 import { createHistory } from './history'
+import { createScrobble } from './scrobble'
 import { wireMedia } from './media/wire'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
 import { createQuitSave } from './player/quit'
@@ -196,6 +197,8 @@ export function createCore(deps: CoreDeps): Core {
   settings.onChange(() => updates.settingChanged())
 
   const history = createHistory({ path: deps.historyPath, events, timers, log: log('history') })
+  // ListenBrainz and Last.fm: a listen the history kept goes to the services turned on.
+  const scrobble = createScrobble({ ...deps, vault, events, timers, log, history: history.service })
 
   const players = createPlayerHandlers({
     call,
@@ -269,6 +272,7 @@ export function createCore(deps: CoreDeps): Core {
     ...createUpdateHandlers(updates),
     ...offline.handlers,
     ...history.handlers,
+    ...scrobble.handlers,
     // Offline, a song on disk resolves without the source; one that is not is skipped with the reason.
     'player:resolve': offline.wrapResolve(players['player:resolve']),
   }
@@ -333,12 +337,14 @@ export function createCore(deps: CoreDeps): Core {
     /** The media cache, downloads and offline mode (the media scheme serves `offline.playable()`). */
     offline,
     history: history.service,
+    scrobble: scrobble.service,
     dispose() {
       auth.dispose()
       updates.dispose()
       void offline.dispose()
       net.dispose()
       history.service.dispose()
+      scrobble.service.dispose()
     },
   }
 }
@@ -359,6 +365,7 @@ export type { BuiltinLaunch, BuiltinSpawner } from './sources/phone-access'
 export { buildTrayMenu, trayTooltip } from './tray/menu'
 export type { TrayAction } from './tray/menu'
 export type { IpcRouter } from './ipc/router'
+export type { LastfmKeys } from './scrobble'
 export type { EventHub } from './events'
 export type { ListenPorts } from './listen'
 export { DESKTOP_LYRICS_SHORTCUT } from './listen'

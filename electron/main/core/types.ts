@@ -20,6 +20,7 @@ import type { SettingsService } from './settings/service'
 import type { BuiltinSpawner } from './sources/phone-access'
 import type { SourceRegistry } from './sources/registry'
 import type { HistoryService } from './history'
+import type { LastfmKeys, ScrobbleService } from './scrobble'
 import type { createUpdateService, UpdaterPort } from './updates'
 
 /**
@@ -103,6 +104,12 @@ export interface CoreDeps {
   updatePublicKey?: string
   /** Epoch milliseconds (default Date.now). */
   now?: () => number
+  /** The listens waiting for ListenBrainz and Last.fm (the app: `<userData>/scrobble-queue.sqlite`; default: in memory). */
+  scrobblePath?: string
+  /** The build's Last.fm API key and secret (none: Last.fm is "not available in this build"); tests add a root. */
+  lastfm?: LastfmKeys
+  /** The first wait before a failed scrobble is sent again (default 30 s; tests shorten it). */
+  scrobbleRetryMs?: number
 }
 
 /**
@@ -153,5 +160,7 @@ export interface Core {
   offline: ReturnType<typeof createOffline>
   /** The listening history (records, pages, private session). */
   history: HistoryService
+  /** ListenBrainz and Last.fm scrobbling. */
+  scrobble: ScrobbleService
   dispose: () => void
 }
