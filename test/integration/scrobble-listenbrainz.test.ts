@@ -152,6 +152,21 @@ describe('ListenBrainz scrobbling', () => {
     await expect.poll(async () => (await scrobbleState(core)).listenbrainz.problem, POLL).toBeUndefined()
   })
 
+  it('waits X-RateLimit-Reset-In after an answer with X-RateLimit-Remaining: 0 before the next request', async () => {
+    const timers = manualTimers()
+    const core = await connected(world.start({ timers }))
+    fake.lastAllowedFor(9)
+    await call(core, 'history:record', aListen({ title: 'Last allowed' }))
+    await expect.poll(() => acceptedTracks(), POLL).toEqual(['Last allowed'])
+    await expect.poll(() => timers.delays(), POLL).toContain(9000)
+    const sent = fake.requests.length
+    await call(core, 'history:record', aListen({ title: 'Waits' }))
+    expect((await scrobbleState(core)).listenbrainz.waiting).toBe(1)
+    expect(fake.requests.length).toBe(sent)
+    timers.fire(9000)
+    await expect.poll(() => acceptedTracks(), POLL).toEqual(['Last allowed', 'Waits'])
+  })
+
   it('after a crash between send and acknowledgement, sends the listen again with the same listened_at; the server keeps one', async () => {
     const first = await connected()
     fake.holdNextAnswer()

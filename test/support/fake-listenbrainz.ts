@@ -40,11 +40,14 @@ export async function startFakeListenBrainz(options: { tokens?: Record<string, s
   /** Listen submissions answered 200 (the app's acknowledgement). */
   const accepted: Array<{ listen_type: string; payload: Listen[] }> = []
 
+  let lastAllowed = false
   const json = (res: ServerResponse, status: number, body: unknown) => {
+    const remaining = lastAllowed ? '0' : '29'
+    lastAllowed = false
     res.writeHead(status, {
       'Content-Type': 'application/json',
       'X-RateLimit-Limit': '30',
-      'X-RateLimit-Remaining': '29',
+      'X-RateLimit-Remaining': remaining,
       'X-RateLimit-Reset-In': String(resetIn),
     })
     res.end(JSON.stringify(body))
@@ -172,6 +175,11 @@ export async function startFakeListenBrainz(options: { tokens?: Record<string, s
     /** The next `count` requests answer 429 with `X-RateLimit-Reset-In: seconds`. */
     rateLimit: (count: number, seconds: number) => {
       limited = count
+      resetIn = seconds
+    },
+    /** The next answer says it was the last one allowed (`X-RateLimit-Remaining: 0`) for `seconds`. */
+    lastAllowedFor: (seconds: number) => {
+      lastAllowed = true
       resetIn = seconds
     },
     setGarbage: (kind: 'huge' | 'html' | undefined) => void (garbage = kind),
