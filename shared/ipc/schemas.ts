@@ -20,8 +20,7 @@ import {
   historyPrivateArgs,
   listenSchema,
 } from './history-schemas'
-import type * as Scrobble from './scrobble'
-import * as scrobble from './scrobble-schemas'
+import { scrobbleChannels } from './scrobble-schemas'
 import type {
   AlbumDetail,
   AppInfo,
@@ -382,12 +381,5 @@ export const invokeChannels = {
   /** The song ids of one source heard since a time (autoplay leaves them out). */
   'history:heard-since': channel<string[]>().args(historyHeardSinceArgs),
   // Scrobbling (ListenBrainz, Last.fm): no token or session key ever comes back to the renderer.
-  'scrobble:state': channel<Scrobble.ScrobbleState>().args(none),
-  'scrobble:connect-listenbrainz': channel<Scrobble.ListenBrainzConnectResult>().args(
-    scrobble.listenBrainzConnectArgs,
-  ),
-  'scrobble:lastfm-begin': channel<Scrobble.LastfmBeginResult>().args(none),
-  'scrobble:lastfm-finish': channel<Scrobble.LastfmFinishResult>().args(none),
-  'scrobble:disconnect': channel<Scrobble.ScrobbleState>().args(scrobble.scrobbleServiceArgs),
-  'scrobble:now-playing': channel<void>().args(scrobble.nowPlayingSchema),
+  ...scrobbleChannels,
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

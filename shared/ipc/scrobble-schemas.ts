@@ -1,6 +1,12 @@
 import { z } from 'zod'
+import type {
+  LastfmBeginResult,
+  LastfmFinishResult,
+  ListenBrainzConnectResult,
+  ScrobbleState,
+} from './scrobble'
 
-/** The `scrobble:*` channels' argument schemas (main only). */
+/** The `scrobble:*` channels' argument schemas (main only), spread into `invokeChannels`. */
 
 const text = (max: number) => z.string().max(max)
 
@@ -31,3 +37,22 @@ export const listenBrainzConnectArgs = z
   .strict()
 
 export const scrobbleServiceArgs = z.object({ service: z.enum(['listenbrainz', 'lastfm']) }).strict()
+
+/** A channel spec (`ChannelSpec` in `./schemas`): the argument schema and, as a type only, the result. */
+const spec =
+  <R>() =>
+  <A extends z.ZodType>(args: A): { args: A; result?: R } => ({ args })
+const none = z.undefined()
+
+export const scrobbleChannels = {
+  'scrobble:state': spec<ScrobbleState>()(none),
+  /** Checks the token with the server; kept (sealed in main) only when valid. */
+  'scrobble:connect-listenbrainz': spec<ListenBrainzConnectResult>()(listenBrainzConnectArgs),
+  /** Last.fm's desktop sign-in: a token, and its allow page opened in the browser. */
+  'scrobble:lastfm-begin': spec<LastfmBeginResult>()(none),
+  /** Once the person allowed Cadence: the session key (kept sealed in main). */
+  'scrobble:lastfm-finish': spec<LastfmFinishResult>()(none),
+  'scrobble:disconnect': spec<ScrobbleState>()(scrobbleServiceArgs),
+  /** A song started playing ("now playing" to each connected service; nothing in a private session). */
+  'scrobble:now-playing': spec<void>()(nowPlayingSchema),
+}

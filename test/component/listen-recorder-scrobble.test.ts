@@ -8,9 +8,9 @@ import { useQueueStore } from '@renderer/stores/queue'
 import { useAuthStore } from '@renderer/stores/auth'
 import { song } from './support'
 
-const invoke = vi.fn(async () => undefined)
+const invoke = vi.fn(async (..._args: unknown[]): Promise<unknown> => undefined)
 vi.mock('@renderer/services/cadence', () => ({
-  invoke: (...args: unknown[]) => invoke(...(args as [])),
+  invoke: (...args: unknown[]) => invoke(...args),
   on: () => () => {},
 }))
 
