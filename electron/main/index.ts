@@ -16,6 +16,7 @@ import {
 } from './core'
 import type { Core, TrayAction } from './core'
 import { createSafeStorageCipher } from './glue/cipher'
+import { lastfmKeys } from './glue/lastfm-keys'
 import { startBuiltinDataSource } from './glue/data-source'
 import { registerIpc } from './glue/ipc'
 import { handleMediaScheme, registerMediaScheme } from './glue/media'
@@ -196,6 +197,8 @@ async function start() {
     networkAddresses: () => reachableAddresses(networkInterfaces()),
     mediaDir: join(app.getPath('userData'), 'media-cache'),
     historyPath: join(app.getPath('userData'), 'history.sqlite'),
+    scrobblePath: join(app.getPath('userData'), 'scrobble-queue.sqlite'),
+    lastfm: lastfmKeys(),
     randomInt: (max) => randomInt(max),
     isTrustedSender: isAppUrl,
     appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },

@@ -5,6 +5,7 @@ import type { ErrorPayload } from '../errors'
 import type { DownloadsSummary, OfflineAvailability, OfflineState } from './offline'
 import type { HistoryState } from './history'
 import type { ShortcutsState } from '../global-shortcuts'
+import type { ScrobbleState } from './scrobble'
 import type { ChannelSpec, invokeChannels, playerSessionSchema, playerStateSchema } from './schemas'
 import type { InvokeChannel } from './models'
 import type {
@@ -66,6 +67,8 @@ export interface EventMap {
   'history:changed': HistoryState
   /** A global shortcut was registered, found taken by another application, or cleared. */
   'shortcuts:changed': ShortcutsState
+  /** A scrobbling service was connected or disconnected, its queue moved, or its status changed. */
+  'scrobble:changed': ScrobbleState
 }
 export type EventName = keyof EventMap
 /** One entry per event: an event added to `EventMap` and not here (or here and not there) fails the typecheck. */
@@ -86,6 +89,7 @@ const EVENTS = {
   'offline:changed': true,
   'history:changed': true,
   'shortcuts:changed': true,
+  'scrobble:changed': true,
 } as const satisfies Record<EventName, true>
 export const EVENT_NAMES: readonly EventName[] = Object.keys(EVENTS) as EventName[]
 

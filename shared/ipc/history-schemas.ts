@@ -23,6 +23,7 @@ export const listenSchema = z
       .url({ protocol: /^https?$/ })
       .max(2048)
       .optional(),
+    autoplay: z.boolean().optional(),
   })
   .strict()
 

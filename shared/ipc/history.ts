@@ -15,6 +15,8 @@ export interface Listen {
   durationMs: number
   /** The cover's http(s) address. */
   cover?: string
+  /** Autoplay added the song, not the person (Last.fm's `chosenByUser=0`). */
+  autoplay?: boolean
 }
 /** A stored listen; `id` orders listens of the same millisecond. */
 export interface HistoryEntry extends Listen {

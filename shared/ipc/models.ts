@@ -363,6 +363,12 @@ export const INVOKE_CHANNELS = [
   'history:heard-since',
   'shortcuts:state',
   'shortcuts:retry',
+  'scrobble:state',
+  'scrobble:connect-listenbrainz',
+  'scrobble:lastfm-begin',
+  'scrobble:lastfm-finish',
+  'scrobble:disconnect',
+  'scrobble:now-playing',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

@@ -21,6 +21,7 @@ import {
   historyPrivateArgs,
   listenSchema,
 } from './history-schemas'
+import { scrobbleChannels } from './scrobble-schemas'
 import type {
   AlbumDetail,
   AppInfo,
@@ -396,4 +397,6 @@ export const invokeChannels = {
   'shortcuts:state': channel<ShortcutsState>().args(none),
   /** Registers the taken ones again (the other application may have let them go). */
   'shortcuts:retry': channel<ShortcutsState>().args(none),
+  // Scrobbling (ListenBrainz, Last.fm): no token or session key ever comes back to the renderer.
+  ...scrobbleChannels,
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

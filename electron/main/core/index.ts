@@ -16,6 +16,7 @@ import { keepLikesInStep, wireLikes } from './likes/wire'
 import { createListen } from './listen'
 import { createHistory } from './history'
 import { createShortcuts } from './shortcuts'
+import { createScrobble } from './scrobble'
 import { wireMedia } from './media/wire'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
 import { createQuitSave } from './player/quit'
@@ -197,6 +198,8 @@ export function createCore(deps: CoreDeps): Core {
   settings.onChange(() => updates.settingChanged())
 
   const history = createHistory({ path: deps.historyPath, events, timers, log: log('history') })
+  // ListenBrainz and Last.fm: a listen the history kept goes to the services turned on.
+  const scrobble = createScrobble({ ...deps, vault, events, timers, log, history: history.service })
 
   const players = createPlayerHandlers({
     call,
@@ -285,6 +288,7 @@ export function createCore(deps: CoreDeps): Core {
     ...offline.handlers,
     ...history.handlers,
     ...shortcuts.handlers,
+    ...scrobble.handlers,
     // Offline, a song on disk resolves without the source; one that is not is skipped with the reason.
     'player:resolve': offline.wrapResolve(players['player:resolve']),
   }
@@ -350,6 +354,7 @@ export function createCore(deps: CoreDeps): Core {
     offline,
     history: history.service,
     shortcuts,
+    scrobble: scrobble.service,
     async dispose() {
       shortcuts.dispose()
       auth.dispose()
@@ -357,6 +362,7 @@ export function createCore(deps: CoreDeps): Core {
       const closing = offline.dispose()
       net.dispose()
       history.service.dispose()
+      scrobble.service.dispose()
       await closing
     },
   }
@@ -378,6 +384,7 @@ export type { BuiltinLaunch, BuiltinSpawner } from './sources/phone-access'
 export { buildTrayMenu, trayTooltip } from './tray/menu'
 export type { TrayAction } from './tray/menu'
 export type { IpcRouter } from './ipc/router'
+export type { LastfmKeys } from './scrobble'
 export type { EventHub } from './events'
 export type { ListenPorts } from './listen'
 export type { ShortcutPort } from './shortcuts'

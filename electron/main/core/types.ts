@@ -21,6 +21,7 @@ import type { BuiltinSpawner } from './sources/phone-access'
 import type { SourceRegistry } from './sources/registry'
 import type { HistoryService } from './history'
 import type { createShortcuts, ShortcutPort } from './shortcuts'
+import type { LastfmKeys, ScrobbleService } from './scrobble'
 import type { createUpdateService, UpdaterPort } from './updates'
 
 /**
@@ -106,6 +107,12 @@ export interface CoreDeps {
   updatePublicKey?: string
   /** Epoch milliseconds (default Date.now). */
   now?: () => number
+  /** The listens waiting for ListenBrainz and Last.fm (the app: `<userData>/scrobble-queue.sqlite`; default: in memory). */
+  scrobblePath?: string
+  /** The build's Last.fm API key and secret (none: Last.fm is "not available in this build"); tests add a root. */
+  lastfm?: LastfmKeys
+  /** The first wait before a failed scrobble is sent again (default 30 s; tests shorten it). */
+  scrobbleRetryMs?: number
 }
 
 /**
@@ -158,6 +165,8 @@ export interface Core {
   history: HistoryService
   /** The global shortcuts: `start()` registers them once the app is ready. */
   shortcuts: ReturnType<typeof createShortcuts>
+  /** ListenBrainz and Last.fm scrobbling. */
+  scrobble: ScrobbleService
   /** Stops every timer and request; resolves once the media cache is closed (and a folder of its own removed). */
   dispose: () => Promise<void>
 }
