@@ -4,7 +4,7 @@ import { createHeadPrefetch, HEAD_KEEP_MS, HEAD_RANGE } from '@renderer/services
 /** A network that answers every range with its own bytes and counts what it was asked. */
 function network() {
   const asked: Array<{ url: string; range: string | null; signal?: AbortSignal | null }> = []
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+  const answer = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const range = new Headers(init?.headers).get('Range')
     asked.push({ url: String(input), range, signal: init?.signal })
     return new Response(new Uint8Array([1, 2, 3]), {
@@ -12,7 +12,7 @@ function network() {
       headers: { 'content-range': 'bytes 0-2/100' },
     })
   }) as typeof fetch
-  return { asked, fetch }
+  return { asked, fetch: answer }
 }
 
 describe('head prefetch', () => {
