@@ -528,10 +528,60 @@ export async function benchUi(options: { liked?: boolean } = {}): Promise<Figure
   return figures
 }
 
+/**
+ * `npx tsx test/bench/ui.ts --scroll`: only the scroll figures and their floor (the playlist opened once),
+ * for a loaded machine where the whole suite takes too long.
+ */
+export async function benchScroll(): Promise<Figure[]> {
+  const app = await startApp({ demo: SONGS })
+  try {
+    await app.page.getByTestId('sidebar-account').waitFor({ timeout: 120_000 })
+    await app.page.evaluate('window.__name = (f) => f')
+    const opened = await openPlaylist(app, false)
+    const scrolls: Scroll[] = []
+    for (let run = 0; run < SCROLLS; run++) scrolls.push(await scrollToEnd(app))
+    const plain = await plainListScrolls(app, opened.total, SCROLLS)
+    const cpu = await scrollCpu(app)
+    const note = (list: Scroll[]) =>
+      list
+        .map((s) => `longest five ${s.top.map((d) => Math.round(d)).join(', ')} ms, ${s.over50} over 50 ms`)
+        .join('; ')
+    return [
+      {
+        ...summarise(
+          `scroll to the end (${opened.total} songs): longest frame`,
+          scrolls.map((s) => s.longest),
+          'ms',
+          '<= 50',
+        ),
+        note: note(scrolls),
+      },
+      {
+        ...summarise(
+          `floor: a plain ${opened.total}-row list, same browser: longest frame`,
+          plain.map((s) => s.longest),
+          'ms',
+        ),
+        note: note(plain),
+      },
+      {
+        figure: 'scroll to the end: longest main-thread task, CPU time',
+        value: round(cpu.longest),
+        unit: 'ms',
+        target: '<= 50',
+      },
+    ]
+  } finally {
+    await app.close()
+  }
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const figures = process.argv.includes('--huge')
-    ? await benchHuge()
-    : await benchUi({ liked: process.argv.includes('--liked') })
+  const figures = process.argv.includes('--scroll')
+    ? await benchScroll()
+    : process.argv.includes('--huge')
+      ? await benchHuge()
+      : await benchUi({ liked: process.argv.includes('--liked') })
   printTable(figures)
   for (const f of figures) if (f.note) console.log(`${f.figure}: ${f.note}`)
 }
