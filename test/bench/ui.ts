@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url'
 import { startApp } from '../e2e/harness'
 import type { App } from '../e2e/harness'
+import type { Page } from 'playwright-core'
 import { median, printTable, round, summarise } from './stats'
 import type { Figure } from './stats'
 
@@ -117,7 +118,12 @@ export interface Scroll {
 
 /** Scrolls the main area to the end, ~1,500 px a frame, and reports the frame times and row count. */
 export async function scrollToEnd(app: App): Promise<Scroll> {
-  return app.page.evaluate(async () => {
+  return scrollPageToEnd(app.page)
+}
+
+/** The same on any page whose scroller is `.app-main` (the app, or the plain list below). */
+async function scrollPageToEnd(page: Page): Promise<Scroll> {
+  return page.evaluate(async () => {
     const main = document.querySelector<HTMLElement>('.app-main')!
     main.scrollTop = 0
     await new Promise((r) => requestAnimationFrame(r))
@@ -189,6 +195,37 @@ async function scrollCpu(app: App): Promise<{ longest: number; over50: number; t
     .map((e) => e.tdur! / 1000)
   if (!tasks.length) throw new Error('the trace has no RunTask events')
   return { longest: Math.max(...tasks), over50: tasks.filter((ms) => ms > 50).length, tasks: tasks.length }
+}
+
+/**
+ * The floor under the scroll figures: a plain list of the same number of rows (all in the DOM, each a
+ * grid of the row's six cells with the demo's kind of text, no virtualiser, no framework), in a new page
+ * of the same browser, scrolled the same way in the same run.
+ */
+async function plainListScrolls(app: App, rows: number, runs: number): Promise<Scroll[]> {
+  const page = await app.context.newPage()
+  try {
+    await page.setContent(`<style>
+      body { margin: 0; font: 14px system-ui, sans-serif }
+      .app-main { height: 100vh; overflow: auto }
+      .row { display: grid; grid-template-columns: 48px 4fr 2fr 2fr 48px 64px; height: 48px; align-items: center; gap: 12px; padding: 0 16px }
+      .row span { overflow: hidden; white-space: nowrap; text-overflow: ellipsis }
+    </style><div class="app-main"></div>`)
+    await page.evaluate((count) => {
+      const main = document.querySelector('.app-main')!
+      const html: string[] = []
+      for (let i = 0; i < count; i++)
+        html.push(
+          `<div class="row" data-testid="song-row"><span>${i + 1}</span><span>Song number ${i + 1} of the archive</span><span>Artist ${i % 97}</span><span>Album ${i % 211}</span><span>♡</span><span>${3 + (i % 3)}:${String(i % 60).padStart(2, '0')}</span></div>`,
+        )
+      main.innerHTML = html.join('')
+    }, rows)
+    const scrolls: Scroll[] = []
+    for (let run = 0; run < runs; run++) scrolls.push(await scrollPageToEnd(page))
+    return scrolls
+  } finally {
+    await page.close()
+  }
 }
 
 /** Enter in the search field (the last keystroke) until the result sections are painted. */
@@ -432,6 +469,17 @@ export async function benchUi(options: { liked?: boolean } = {}): Promise<Figure
         .map((s) => `longest five ${s.top.map((d) => Math.round(d)).join(', ')} ms, ${s.over50} over 50 ms`)
         .join('; '),
     })
+    const plain = await plainListScrolls(app, cold.total, SCROLLS)
+    figures.push({
+      ...summarise(
+        `floor: a plain ${cold.total}-row list in the same browser, scrolled the same way: longest frame`,
+        plain.map((s) => s.longest),
+        'ms',
+      ),
+      note: plain
+        .map((s) => `longest five ${s.top.map((d) => Math.round(d)).join(', ')} ms, ${s.over50} over 50 ms`)
+        .join('; '),
+    })
     figures.push(
       summarise(
         'scroll to the end: frames over 50 ms',
@@ -480,10 +528,60 @@ export async function benchUi(options: { liked?: boolean } = {}): Promise<Figure
   return figures
 }
 
+/**
+ * `npx tsx test/bench/ui.ts --scroll`: only the scroll figures and their floor (the playlist opened once),
+ * for a loaded machine where the whole suite takes too long.
+ */
+export async function benchScroll(): Promise<Figure[]> {
+  const app = await startApp({ demo: SONGS })
+  try {
+    await app.page.getByTestId('sidebar-account').waitFor({ timeout: 120_000 })
+    await app.page.evaluate('window.__name = (f) => f')
+    const opened = await openPlaylist(app, false)
+    const scrolls: Scroll[] = []
+    for (let run = 0; run < SCROLLS; run++) scrolls.push(await scrollToEnd(app))
+    const plain = await plainListScrolls(app, opened.total, SCROLLS)
+    const cpu = await scrollCpu(app)
+    const note = (list: Scroll[]) =>
+      list
+        .map((s) => `longest five ${s.top.map((d) => Math.round(d)).join(', ')} ms, ${s.over50} over 50 ms`)
+        .join('; ')
+    return [
+      {
+        ...summarise(
+          `scroll to the end (${opened.total} songs): longest frame`,
+          scrolls.map((s) => s.longest),
+          'ms',
+          '<= 50',
+        ),
+        note: note(scrolls),
+      },
+      {
+        ...summarise(
+          `floor: a plain ${opened.total}-row list, same browser: longest frame`,
+          plain.map((s) => s.longest),
+          'ms',
+        ),
+        note: note(plain),
+      },
+      {
+        figure: 'scroll to the end: longest main-thread task, CPU time',
+        value: round(cpu.longest),
+        unit: 'ms',
+        target: '<= 50',
+      },
+    ]
+  } finally {
+    await app.close()
+  }
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const figures = process.argv.includes('--huge')
-    ? await benchHuge()
-    : await benchUi({ liked: process.argv.includes('--liked') })
+  const figures = process.argv.includes('--scroll')
+    ? await benchScroll()
+    : process.argv.includes('--huge')
+      ? await benchHuge()
+      : await benchUi({ liked: process.argv.includes('--liked') })
   printTable(figures)
   for (const f of figures) if (f.note) console.log(`${f.figure}: ${f.note}`)
 }

@@ -3,6 +3,7 @@ import type { Settings } from '@shared/settings'
 import { createAudioElement, hasSoundControls } from '@renderer/services/player/engine'
 import type { OutputOptions, PlayerAudio, PlayerNotice, SoundOutput } from '@renderer/services/player/engine'
 import type { WebAudioOutput } from '@renderer/services/player/audio/output'
+import { createHeadPrefetch } from '@renderer/services/player/head-prefetch'
 import { useOutputDeviceStore } from '@renderer/stores/output-device'
 
 type FadingOutput = Pick<WebAudioOutput, 'fadeOut' | 'cancelFadeOut'>
@@ -14,7 +15,8 @@ const canFade = (audio: unknown): audio is FadingOutput =>
  * "The sound"): loudness read as each song starts, the equaliser and the output device read when the
  * output's graph is made and then applied as they change, and the one message when the chosen device is
  * missing; the crossfade read as each following song is planned. Speed is applied by the player store
- * (`engine.setSpeed`).
+ * (`engine.setSpeed`). The output's media requests go through `head-prefetch.ts`, which answers a song's
+ * head from what `warmHead` fetched when its row was pressed.
  */
 export function usePlayerSound(
   settings: () => Settings,
@@ -22,8 +24,10 @@ export function usePlayerSound(
 ) {
   const devices = useOutputDeviceStore()
   let output: SoundOutput | undefined
+  const heads = createHeadPrefetch()
 
   const options: OutputOptions = {
+    fetch: heads.fetch,
     loudnessTarget: () => settings().loudness,
     // Read as each following song is planned.
     crossfadeSeconds: () => settings().crossfadeSeconds,
@@ -59,6 +63,8 @@ export function usePlayerSound(
       if (hasSoundControls(audio)) output = audio
       return audio
     },
+    /** Fetches a song's head ahead of its play (`head-prefetch.ts`). */
+    warmHead: (url: string) => heads.warm(url),
     /** Lists the devices and follows them (at the player's start). */
     start: () => devices.start(),
     /** The sleep timer's fade: silent `inSeconds` from now, along a fade of `seconds` (Web Audio only). */

@@ -127,6 +127,17 @@ export const usePlayerStore = defineStore('player', () => {
     q.replace(songs, startIndex)
     return engine.load({ autoplay: true })
   }
+  /**
+   * A song a play may soon ask for (a row's first press, or its focus before Enter): its resolve and its
+   * head's fetch start now, and that play takes both; without a play the head is dropped.
+   */
+  function prepare(song: Song) {
+    if (song.privilege?.playable === false) return
+    void ensureSettings()
+      .then(() => engine.resolveAhead(song))
+      .then((resolution) => resolution.url && sound.warmHead(resolution.url))
+      .catch(() => undefined)
+  }
   /** Plays a song now, keeping the rest of the queue after it. */
   function playNow(song: Song) {
     q.playNow(song)
@@ -274,6 +285,7 @@ export const usePlayerStore = defineStore('player', () => {
     init,
     switchSource,
     playSongs,
+    prepare,
     playNow,
     playNext,
     addToQueue,

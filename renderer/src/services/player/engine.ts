@@ -5,8 +5,7 @@ import { clampSpeed } from '@shared/settings'
 import { toCadenceError } from '@renderer/services/cadence-error'
 import { canWarm, createAudioElement } from './audio-element'
 import type { PlayerAudio } from './audio/player-audio'
-import type { LoadOptions, PlaybackEngineDeps, PlayerNotice, PlayerStatus } from './engine-types'
-import type { SkipCause } from './engine-types'
+import type { LoadOptions, PlaybackEngineDeps, PlayerNotice, PlayerStatus, SkipCause } from './engine-types'
 import { isSourceDown, moveOn } from './recovery'
 import { createFollowing } from './following'
 import { createResolveCache } from './resolve-cache'
@@ -394,6 +393,8 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     setSpeed,
     currentTimeMs,
     prefetchSoon,
+    /** Resolves a song a play may soon ask for (a row pressed): its load takes the same resolution. */
+    resolveAhead: (song: Song) => resolveSong(song),
     warm,
   }
 }

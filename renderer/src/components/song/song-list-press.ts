@@ -1,0 +1,38 @@
+import type { Ref } from 'vue'
+import type { Song } from '@shared/api/models'
+
+/** A row keeping the keyboard focus this long is prepared for Enter (arrowing past rows prepares none). */
+export const FOCUS_SETTLE_MS = 150
+
+/**
+ * A song list's rows prepared for their play before it is asked (`player.prepare`: the song's resolve
+ * and head fetch start at once): on the first press of a row (a double-click's second press comes
+ * 100–300 ms later) and when a row keeps the keyboard focus (before Enter). Presses on a row's buttons
+ * and links prepare nothing. A row's focus also makes it the list's `active` row.
+ */
+export function usePressAhead(
+  rowOf: (event: Event) => { el: HTMLElement; index: number } | undefined,
+  songs: () => ReadonlyArray<Song | undefined>,
+  active: Ref<number>,
+  prepare: (song: Song) => void,
+) {
+  let settle: ReturnType<typeof setTimeout> | undefined
+
+  function prepareRow(index: number) {
+    const song = songs()[index]
+    if (song) prepare(song)
+  }
+  function onPointerDown(event: PointerEvent) {
+    const row = rowOf(event)
+    if (row && event.button === 0 && !(event.target as HTMLElement).closest('button, a'))
+      prepareRow(row.index)
+  }
+  function onFocusIn(event: FocusEvent) {
+    const row = rowOf(event)
+    if (!row) return
+    active.value = row.index
+    clearTimeout(settle)
+    if (row.el === event.target) settle = setTimeout(() => prepareRow(row.index), FOCUS_SETTLE_MS)
+  }
+  return { onPointerDown, onFocusIn }
+}

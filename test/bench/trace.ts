@@ -1,0 +1,256 @@
+import { pathToFileURL } from 'node:url'
+import type { Page } from 'playwright-core'
+import { startApp } from '../e2e/harness'
+import type { App } from '../e2e/harness'
+import { findSongs, playSongs, playable, waitForClock } from '../e2e/playback-support'
+import { traceDuring } from './ui'
+import type { TraceEvent } from './ui'
+
+/**
+ * `npx tsx test/bench/trace.ts`: where the CPU goes while a song plays, attributed. A Chromium trace
+ * (CDP `Tracing`, every process) of `SECONDS` on the now-playing screen and then on a playlist page, each
+ * from 3 s after it opened, split by what ran: each event's self time (its duration less its children's)
+ * is put in one part by its name, and whole threads that only do one thing (the compositor's, the raster
+ * workers', the GPU process's, the audio threads) by the thread. Prints one table (ms per second of
+ * trace) and the events that cost most, to find what to remove. Runs in the end-to-end harness (muted).
+ */
+
+const SECONDS = Number(process.env.TRACE_SECONDS ?? 10)
+const CATEGORIES = [
+  'toplevel',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'blink',
+  'cc',
+  'gpu',
+  'viz',
+  'v8',
+  'disabled-by-default-v8.gc',
+  'audio',
+  'webaudio',
+  'media',
+].join(',')
+
+export const PARTS = [
+  'script',
+  'style',
+  'layout',
+  'paint',
+  'raster/compositing',
+  'GC',
+  'audio',
+  'other',
+] as const
+export type Part = (typeof PARTS)[number]
+
+/** The part an event's self time belongs to, by the event's name (main-thread work). */
+export function partOfEvent(name: string): Part {
+  if (/GC|Sweep|Mark|Scavenge|Compact|BlinkGC|CppGC|ThreadState|LiveObjectVisitor|Heap/.test(name))
+    return 'GC'
+  if (
+    /^(FunctionCall|EvaluateScript|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks|FireIdleCallback|v8\.|V8\.|ScriptCompiler|AsyncTask|BlinkScheduler_PerformMicrotaskCheckpoint|HTMLDocumentParser|XHR|ResourceReceivedData)/.test(
+      name,
+    )
+  )
+    return 'script'
+  if (
+    /^(UpdateLayoutTree|RecalculateStyles|ParseAuthorStyleSheet|Document::updateStyle|StyleRecalc|Style)/.test(
+      name,
+    )
+  )
+    return 'style'
+  if (
+    /^(Layout|UpdateLayout|LocalFrameView::performLayout|LocalFrameView::layout|HitTest|IntersectionObserver)/.test(
+      name,
+    )
+  )
+    return 'layout'
+  if (
+    /^(Paint|PrePaint|UpdateLayer|Layerize|PaintImage|Decode|ImageDecode|PaintArtifactCompositor|LocalFrameView::RunPaint|LocalFrameView::RunPrePaint)/.test(
+      name,
+    )
+  )
+    return 'paint'
+  if (
+    /^(Commit|CompositeLayers|ProxyMain|LayerTreeHost|cc::|Raster|Draw|BeginMainFrame|Scheduler::|ProxyImpl)/.test(
+      name,
+    )
+  )
+    return 'raster/compositing'
+  if (/[Aa]udio/.test(name)) return 'audio'
+  return 'other'
+}
+
+/** A whole thread's part, by its name; undefined for a thread whose events are split one by one. */
+export function partOfThread(thread: string): Part | undefined {
+  if (/[Aa]udio/.test(thread)) return 'audio'
+  if (
+    /^(Compositor|CompositorTileWorker|VizCompositorThread|CrGpuMain|GpuMemory|Chrome_InProcGpuThread)/.test(
+      thread,
+    )
+  )
+    return 'raster/compositing'
+  return undefined
+}
+
+export interface Split {
+  /** ms per second of trace, by part. */
+  parts: Record<Part, number>
+  /** The same by thread name (all parts). */
+  threads: Array<[string, number]>
+  /** The costliest event names on the renderer's main thread (self ms per second). */
+  top: Array<[string, number]>
+  /** Per second: main-thread frames (`ProxyMain::BeginMainFrame`), paints, raster tasks, frames drawn. */
+  counts: Record<'frames' | 'paints' | 'rasterTasks' | 'draws', number>
+}
+
+/** Splits a trace's events into the parts, per second of `seconds`. */
+export function splitTrace(events: TraceEvent[], seconds: number): Split {
+  const names = new Map<string, string>()
+  for (const e of events)
+    if (e.ph === 'M' && e.name === 'thread_name')
+      names.set(`${e.pid}:${e.tid}`, String((e.args as unknown as { name?: string } | undefined)?.name ?? ''))
+  const byThread = new Map<string, TraceEvent[]>()
+  for (const e of events) {
+    if (e.ph !== 'X' || e.dur === undefined) continue
+    const key = `${e.pid}:${e.tid}`
+    byThread.set(key, [...(byThread.get(key) ?? []), e])
+  }
+  const parts = Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number>
+  const threads = new Map<string, number>()
+  const top = new Map<string, number>()
+  const counts = { frames: 0, paints: 0, rasterTasks: 0, draws: 0 }
+  for (const [key, list] of byThread) {
+    const thread = names.get(key) ?? 'unnamed'
+    list.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))
+    // Self time: each event's duration less the durations of the events directly inside it.
+    const stack: Array<{ end: number; event: TraceEvent; self: number }> = []
+    const selves: Array<{ event: TraceEvent; self: number }> = []
+    const close = (until: number) => {
+      while (stack.length && stack.at(-1)!.end <= until) selves.push(stack.pop()!)
+    }
+    for (const e of list) {
+      close(e.ts)
+      const dur = e.dur ?? 0
+      if (stack.length) stack.at(-1)!.self -= Math.min(dur, stack.at(-1)!.end - e.ts)
+      stack.push({ end: e.ts + dur, event: e, self: dur })
+    }
+    close(Number.POSITIVE_INFINITY)
+    const whole = partOfThread(thread)
+    for (const e of list) {
+      if (thread === 'CrRendererMain' && e.name === 'ProxyMain::BeginMainFrame') counts.frames++
+      if (thread === 'CrRendererMain' && e.name === 'Paint') counts.paints++
+      if (e.name === 'RasterTask') counts.rasterTasks++
+      if (e.name === 'Graphics.Pipeline.DrawAndSwap' || e.name === 'DrawFrame') counts.draws++
+    }
+    for (const { event, self } of selves) {
+      if (self <= 0) continue
+      const ms = self / 1000 / seconds
+      // The task runner's own slice of a task is nobody's work: left out unless the thread is one part.
+      if (!whole && /^(RunTask|ThreadControllerImpl::RunTask|ThreadPool_RunTask)$/.test(event.name)) continue
+      const part = whole ?? partOfEvent(event.name)
+      parts[part] += ms
+      threads.set(thread, (threads.get(thread) ?? 0) + ms)
+      if (thread === 'CrRendererMain') top.set(event.name, (top.get(event.name) ?? 0) + ms)
+    }
+  }
+  return {
+    parts,
+    threads: [...threads].sort((a, b) => b[1] - a[1]).slice(0, 10),
+    top: [...top].sort((a, b) => b[1] - a[1]).slice(0, 12),
+    counts: {
+      frames: counts.frames / seconds,
+      paints: counts.paints / seconds,
+      rasterTasks: counts.rasterTasks / seconds,
+      draws: counts.draws / seconds,
+    },
+  }
+}
+
+const f = (n: number) => n.toFixed(2)
+
+export function printSplit(label: string, split: Split): void {
+  console.log(
+    `${label}: ${PARTS.map((p) => `${p} ${f(split.parts[p])}`).join(', ')} ms/s (event self time, wall)`,
+    `\n  per second: ${Object.entries(split.counts)
+      .map(([name, n]) => `${name} ${n.toFixed(1)}`)
+      .join(', ')}`,
+  )
+  console.log(`  by thread: ${split.threads.map(([t, ms]) => `${t} ${f(ms)}`).join(', ')}`)
+  console.log(
+    `  costliest on the renderer's main thread: ${split.top.map(([n, ms]) => `${n} ${f(ms)}`).join(', ')}`,
+  )
+}
+
+/** Traces `SECONDS` of `page` as it is. */
+async function traceNow(app: App): Promise<Split> {
+  const { events } = await traceDuring(
+    app,
+    CATEGORIES,
+    () => new Promise((done) => setTimeout(done, SECONDS * 1000)),
+  )
+  return splitTrace(events, SECONDS)
+}
+
+async function openFirstPlaylist(page: Page) {
+  await page.getByTestId('nav-home').click()
+  await page.getByTestId('playlist-card').first().click()
+  await page.getByTestId('song-row').first().waitFor()
+}
+
+export async function traceWhilePlaying(): Promise<{ nowPlaying: Split; list: Split }> {
+  const app = await startApp()
+  try {
+    await app.page.getByTestId('now-playing').waitFor()
+    const songs = await findSongs(app, 4, (song) => playable(song) && (song.duration ?? 0) > 30_000)
+    await playSongs(app.page, songs)
+    await waitForClock(app.page, 0.3, 30_000)
+    await app.page.getByTestId('player-cover').click()
+    await new Promise((done) => setTimeout(done, 3000))
+    const nowPlaying = await traceNow(app)
+    await app.page.keyboard.press('Escape')
+    await openFirstPlaylist(app.page)
+    await new Promise((done) => setTimeout(done, 3000))
+    const list = await traceNow(app)
+    return { nowPlaying, list }
+  } finally {
+    await app.close()
+  }
+}
+
+/**
+ * `TRACE_VARIANTS='["", "css…"]'`: the now-playing screen traced once per style sheet added to the page
+ * (each in turn, the one before removed), in one app: what a CSS change would save, before building it.
+ */
+async function traceVariants(variants: string[]): Promise<void> {
+  const app = await startApp()
+  try {
+    await app.page.getByTestId('now-playing').waitFor()
+    const songs = await findSongs(app, 4, (song) => playable(song) && (song.duration ?? 0) > 30_000)
+    await playSongs(app.page, songs)
+    await waitForClock(app.page, 0.3, 30_000)
+    await app.page.getByTestId('player-cover').click()
+    for (const css of variants) {
+      await app.page.evaluate((text) => {
+        document.querySelector('#trace-variant')?.remove()
+        const style = document.createElement('style')
+        style.id = 'trace-variant'
+        style.textContent = text
+        document.head.append(style)
+      }, css)
+      await new Promise((done) => setTimeout(done, 2000))
+      printSplit(`now-playing with ${JSON.stringify(css)}`, await traceNow(app))
+    }
+  } finally {
+    await app.close()
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.env.TRACE_VARIANTS) {
+  await traceVariants(JSON.parse(process.env.TRACE_VARIANTS) as string[])
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { nowPlaying, list } = await traceWhilePlaying()
+  console.log(`npx tsx test/bench/trace.ts: ${SECONDS} s traced on each page while a song plays\n`)
+  printSplit('now-playing screen', nowPlaying)
+  printSplit('playlist page', list)
+}
