@@ -1,0 +1,130 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { flushPromises } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import type { Song } from '@shared/api/models'
+import type { AuthState, PlayerSession } from '@shared/ipc/contract'
+import { DEFAULT_SETTINGS } from '@shared/settings'
+import { useAuthStore } from '@renderer/stores/auth'
+import { useLikesStore } from '@renderer/stores/likes'
+import { usePlayerStore } from '@renderer/stores/player'
+import { sourceOf, useQueueStore } from '@renderer/stores/queue'
+import { resolved, song } from './player-fakes'
+
+/**
+ * Issue 36, one queue across sources, in the renderer: each queue entry carries its song's data source
+ * (stamped as it is added from a view of the active source), keeps it across a switch and a restore, and
+ * is resolved and liked on that source.
+ */
+
+const invoke = vi.fn()
+vi.mock('@renderer/services/cadence', () => ({
+  invoke: (...args: unknown[]) => invoke(...args),
+  on: () => () => undefined,
+}))
+vi.mock('@renderer/services/player/engine', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@renderer/services/player/engine')>()),
+  createAudioElement: (await import('./player-fakes')).createFakeAudio,
+}))
+
+let session: PlayerSession | null
+const calls = (channel: string) =>
+  invoke.mock.calls.filter(([name]) => name === channel).map(([, args]) => args as Record<string, unknown>)
+
+function activate(sourceId: string) {
+  useAuthStore().state = {
+    sourceId,
+    status: 'signed-in',
+    user: { id: 1, name: 'Owner' },
+    storage: { mode: 'memory' },
+  } as unknown as AuthState
+}
+
+beforeEach(() => {
+  setActivePinia(createPinia())
+  session = null
+  invoke.mockReset()
+  invoke.mockImplementation(async (channel: string, args: { id: number; like?: boolean }) => {
+    switch (channel) {
+      case 'settings:get':
+        return { ...DEFAULT_SETTINGS, autoplay: { ...DEFAULT_SETTINGS.autoplay } }
+      case 'player:resolve':
+        return resolved(song(args.id))
+      case 'player:load-session':
+        return session
+      case 'catalog:like':
+        return { id: args.id, like: args.like }
+      default:
+        return undefined
+    }
+  })
+})
+
+describe('the queue across data sources', () => {
+  it("stamps each added song with the active source, keeps a song's own, and says when sources mix", () => {
+    const q = useQueueStore()
+    activate('builtin')
+    q.replace([song(1), song(2)])
+    expect(q.mixedSources).toBe(false)
+    activate('src-b')
+    q.add(song(3))
+    q.playNext({ ...song(4), sourceId: 'src-c' } as Song)
+    expect(q.entries.map((entry) => [entry.item.id, sourceOf(entry.item)])).toEqual([
+      [1, 'builtin'],
+      [4, 'src-c'],
+      [2, 'builtin'],
+      [3, 'src-b'],
+    ])
+    expect(q.mixedSources).toBe(true)
+    // The snapshot keeps each entry's source, and a restore brings it back.
+    const saved = JSON.parse(JSON.stringify(q.snapshot())) as unknown
+    q.clear()
+    q.restore(saved)
+    expect(q.entries.map((entry) => sourceOf(entry.item))).toEqual(['builtin', 'src-c', 'builtin', 'src-b'])
+  })
+
+  it('resolves each song from its own source and keeps the queue when another source becomes active', async () => {
+    activate('builtin')
+    const player = usePlayerStore()
+    await player.init()
+    await player.playSongs([song(1)])
+    activate('src-b')
+    player.addToQueue(song(2))
+    await flushPromises()
+    expect(player.entries).toHaveLength(2)
+    await player.next()
+    await flushPromises()
+    activate('builtin')
+    await flushPromises()
+    expect(player.entries.map((entry) => sourceOf(entry.item))).toEqual(['builtin', 'src-b'])
+    const asked = calls('player:resolve').map((args) => [args.id, args.sourceId])
+    expect(asked).toContainEqual([1, 'builtin'])
+    expect(asked).toContainEqual([2, 'src-b'])
+    expect(player.current?.id).toBe(2)
+    // The heart of a song of another source goes to that source.
+    await player.setLiked(true)
+    expect(calls('catalog:like').at(-1)).toEqual({ id: 2, like: true, sourceId: 'src-b' })
+    expect(useLikesStore().isLiked(player.current!)).toBe(true)
+  })
+
+  it('restores a saved session with every entry on its own source', async () => {
+    session = {
+      version: 1,
+      queue: {
+        entries: [
+          { key: 'e1', item: { ...song(1), sourceId: 'builtin' } },
+          { key: 'e2', item: { ...song(2), sourceId: 'src-b' } },
+        ],
+        current: 1,
+      },
+      positionMs: 0,
+      volume: 1,
+      muted: false,
+    }
+    activate('builtin')
+    const player = usePlayerStore()
+    await player.init()
+    await flushPromises()
+    expect(player.entries.map((entry) => sourceOf(entry.item))).toEqual(['builtin', 'src-b'])
+    expect(calls('player:resolve').at(-1)).toMatchObject({ id: 2, sourceId: 'src-b' })
+  })
+})
