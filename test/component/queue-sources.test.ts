@@ -1,5 +1,5 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { flushPromises } from '@vue/test-utils'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import type { Song } from '@shared/api/models'
 import type { AuthState, PlayerSession } from '@shared/ipc/contract'
@@ -8,7 +8,11 @@ import { useAuthStore } from '@renderer/stores/auth'
 import { useLikesStore } from '@renderer/stores/likes'
 import { usePlayerStore } from '@renderer/stores/player'
 import { sourceOf, useQueueStore } from '@renderer/stores/queue'
+import { createAppI18n } from '@renderer/i18n'
+import PlayerQueuePanel from '@renderer/components/player/PlayerQueuePanel.vue'
 import { resolved, song } from './player-fakes'
+
+enableAutoUnmount(afterEach)
 
 /**
  * Issue 36, one queue across sources, in the renderer: each queue entry carries its song's data source
@@ -46,7 +50,21 @@ beforeEach(() => {
   invoke.mockImplementation(async (channel: string, args: { id: number; like?: boolean }) => {
     switch (channel) {
       case 'settings:get':
-        return { ...DEFAULT_SETTINGS, autoplay: { ...DEFAULT_SETTINGS.autoplay } }
+        return DEFAULT_SETTINGS
+      case 'sources:list':
+        return {
+          activeId: 'builtin',
+          sources: [
+            {
+              id: 'builtin',
+              name: 'Built-in library',
+              url: 'http://127.0.0.1:1',
+              builtin: true,
+              insecure: false,
+            },
+            { id: 'src-b', name: 'Quirk server', url: 'http://127.0.0.1:2', builtin: false, insecure: false },
+          ],
+        }
       case 'player:resolve':
         return resolved(song(args.id))
       case 'player:load-session':
@@ -126,5 +144,31 @@ describe('the queue across data sources', () => {
     await flushPromises()
     expect(player.entries.map((entry) => sourceOf(entry.item))).toEqual(['builtin', 'src-b'])
     expect(calls('player:resolve').at(-1)).toMatchObject({ id: 2, sourceId: 'src-b' })
+  })
+})
+
+describe('where a queued song comes from', () => {
+  it("names each song's source in the queue while the queue mixes sources, and not otherwise", async () => {
+    activate('builtin')
+    const q = useQueueStore()
+    q.replace([song(1), song(2)])
+    const wrapper = mount(PlayerQueuePanel, { global: { plugins: [createAppI18n()] } })
+    await flushPromises()
+    expect(wrapper.findAll('[data-testid="queue-item"]')).toHaveLength(2)
+    expect(wrapper.findAll('[data-testid="queue-source"]')).toHaveLength(0)
+
+    q.add({ ...song(3), sourceId: 'src-b' } as Song)
+    q.add({ ...song(4), sourceId: 'gone' } as Song)
+    await vi.waitFor(() =>
+      expect(wrapper.findAll('[data-testid="queue-source"]').map((label) => label.text())).toEqual([
+        'Built-in library',
+        'Built-in library',
+        'Quirk server',
+        'a removed data source',
+      ]),
+    )
+    q.remove(q.entries[3]!.key)
+    q.remove(q.entries[2]!.key)
+    await vi.waitFor(() => expect(wrapper.findAll('[data-testid="queue-source"]')).toHaveLength(0))
   })
 })
