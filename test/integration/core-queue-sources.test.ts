@@ -10,6 +10,7 @@ import type { IpcResult, PlayerSession, SourceList } from '@shared/ipc/contract'
 import { parseMediaUrl } from '@shared/player/media-url'
 import { createTestCipher } from '../support/test-cipher'
 import { OWNER_PASSPHRASE } from '../support/phone'
+import { startQuirkProxy } from '../support/quirk-proxy'
 
 /**
  * Issue 36, one queue across sources, in main: a queued song names its data source and is resolved and
@@ -68,7 +69,7 @@ describe('songs of several data sources in one queue', () => {
       cipher: createTestCipher(),
       isTrustedSender: (url) => url.startsWith('app://cadence/'),
       appInfo: { name: 'Cadence', version: '0.0.0-test', platform: 'linux' },
-      timeoutMs: 3000,
+      timeoutMs: 20_000,
       mediaDir: await tempDir('cadence-qmedia-'),
       fetch: (input, init) => {
         asked.push(String(input instanceof Request ? input.url : input))
@@ -234,4 +235,54 @@ describe('the per-source sessions of older versions', () => {
       await rm(dir, { recursive: true, force: true })
     }
   })
+})
+
+describe('a song of a source that plays only for signed-in users', () => {
+  it('is unplayable with the reason while that source is signed out', async () => {
+    const dirA = await mkdtemp(join(tmpdir(), 'cadence-qs-a-'))
+    const dirB = await mkdtemp(join(tmpdir(), 'cadence-qs-b-'))
+    const builtin = await startDataSource({
+      ownerPassphrase: OWNER_PASSPHRASE,
+      dataDir: dirA,
+      port: 0,
+      demo: 5,
+    })
+    const upstream = await startDataSource({
+      ownerPassphrase: OWNER_PASSPHRASE,
+      dataDir: dirB,
+      port: 0,
+      demo: 5,
+    })
+    const proxy = await startQuirkProxy(upstream.url, 'netease', { requireUid: true })
+    const core = createCore({
+      builtinSourceUrl: builtin.url,
+      builtinPassphrase: OWNER_PASSPHRASE,
+      store: createMemoryStore(),
+      cipher: createTestCipher(),
+      isTrustedSender: (url) => url.startsWith('app://cadence/'),
+      appInfo: { name: 'Cadence', version: '0.0.0-test', platform: 'linux' },
+      timeoutMs: 20_000,
+      mediaDir: join(dirA, 'media'),
+    })
+    const ask = async <T>(channel: string, args?: unknown): Promise<T> => {
+      const result = (await core.router.invoke(channel as never, args as never, TRUSTED)) as IpcResult<T>
+      if (!result.ok) throw new Error(`${channel}: ${result.error.kind} ${result.error.message}`)
+      return result.value
+    }
+    try {
+      await core.start()
+      const id = (await ask<{ id: string }>('sources:add', { url: proxy.url })).id
+      const name = (await ask<SourceList>('sources:list')).sources.find((s) => s.id === id)!.name
+      const song = await ask<Song>('player:resolve', { id: 1, br: 320000, sourceId: id })
+      expect(song.privilege?.playable).toBe(false)
+      expect(song.privilege?.reason).toBe(`Signed out of ${name}: sign in there to play its songs`)
+    } finally {
+      core.dispose()
+      await proxy.close()
+      await upstream.close()
+      await builtin.close()
+      await rm(dirA, { recursive: true, force: true })
+      await rm(dirB, { recursive: true, force: true })
+    }
+  }, 60_000)
 })
