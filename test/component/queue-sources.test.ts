@@ -10,7 +10,10 @@ import { usePlayerStore } from '@renderer/stores/player'
 import { sourceOf, useQueueStore } from '@renderer/stores/queue'
 import { createAppI18n } from '@renderer/i18n'
 import PlayerQueuePanel from '@renderer/components/player/PlayerQueuePanel.vue'
-import { resolved, song } from './player-fakes'
+import { useListenRecorder } from '@renderer/composables/listen-recorder'
+import { listenSong } from '@renderer/stores/history'
+import { effectScope } from 'vue'
+import { lastAudio, resolved, song } from './player-fakes'
 
 enableAutoUnmount(afterEach)
 
@@ -170,5 +173,34 @@ describe('where a queued song comes from', () => {
     q.remove(q.entries[3]!.key)
     q.remove(q.entries[2]!.key)
     await vi.waitFor(() => expect(wrapper.findAll('[data-testid="queue-source"]')).toHaveLength(0))
+  })
+})
+
+describe('history with a mixed queue', () => {
+  it("records a listen under the song's own source, and plays a listen again from that source", async () => {
+    activate('builtin')
+    const player = usePlayerStore()
+    await player.init()
+    const scope = effectScope()
+    scope.run(() => useListenRecorder())
+    await player.playSongs([{ ...song(2), sourceId: 'src-b' } as Song])
+    await flushPromises()
+    for (let s = 1; s <= 20; s++) {
+      lastAudio().advance(s)
+      await flushPromises()
+    }
+    scope.stop()
+    const [listen] = calls('history:record')
+    expect(listen).toMatchObject({ sourceId: 'src-b', songId: '2' })
+
+    await player.playNow(
+      listenSong({ ...(listen as never as Parameters<typeof listenSong>[0]), id: 1 } as Parameters<
+        typeof listenSong
+      >[0]),
+    )
+    await flushPromises()
+    const entry = player.entries.find((e) => e.key === player.currentKey)!
+    expect([String(entry.item.id), sourceOf(entry.item)]).toEqual(['2', 'src-b'])
+    expect(calls('player:resolve').every((args) => args.sourceId === 'src-b')).toBe(true)
   })
 })

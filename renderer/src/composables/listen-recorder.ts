@@ -6,6 +6,7 @@ import { invoke } from '@renderer/services/cadence'
 import { coverUrl } from '@renderer/services/cover-url'
 import { usePlayerStore } from '@renderer/stores/player'
 import { useAuthStore } from '@renderer/stores/auth'
+import { sourceOf } from '@renderer/stores/queue'
 
 /**
  * Records listens: the player's position, read as it moves, is counted by the listen rule
@@ -23,7 +24,8 @@ export function useListenRecorder() {
       const song = player.current
       const durationMs = player.durationMs || song?.duration || 0
       if (!counter.observe({ key, positionMs, durationMs, playing })) return
-      const sourceId = auth.sourceId
+      // A queued song names its own data source (the queue mixes sources); the active one otherwise.
+      const sourceId = (song && sourceOf(song)) ?? auth.sourceId
       if (!song || !sourceId || String(song.id) === PLACEHOLDER_SONG_ID) return
       const cover = coverUrl(song)
       const listen: Listen = {
