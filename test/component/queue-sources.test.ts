@@ -10,6 +10,7 @@ import { usePlayerStore } from '@renderer/stores/player'
 import { sourceOf, useQueueStore } from '@renderer/stores/queue'
 import { createAppI18n } from '@renderer/i18n'
 import PlayerQueuePanel from '@renderer/components/player/PlayerQueuePanel.vue'
+import PlayerNotice from '@renderer/components/player/PlayerNotice.vue'
 import { useListenRecorder } from '@renderer/composables/listen-recorder'
 import { listenSong } from '@renderer/stores/history'
 import { effectScope } from 'vue'
@@ -202,5 +203,29 @@ describe('history with a mixed queue', () => {
     const entry = player.entries.find((e) => e.key === player.currentKey)!
     expect([String(entry.item.id), sourceOf(entry.item)]).toEqual(['2', 'src-b'])
     expect(calls('player:resolve').every((args) => args.sourceId === 'src-b')).toBe(true)
+  })
+})
+
+describe('songs of a source that cannot be reached', () => {
+  it('are skipped with the reason in one notice, and stay in the queue', async () => {
+    const reason = 'Quirk server cannot be reached'
+    invoke.mockImplementation(async (channel: string, args: { id: number; sourceId?: string }) => {
+      if (channel === 'settings:get') return DEFAULT_SETTINGS
+      if (channel === 'sources:list') return { activeId: 'builtin', sources: [] }
+      if (channel !== 'player:resolve') return undefined
+      if (args.sourceId === 'src-b')
+        return { ...song(args.id), privilege: { playable: false, reason, bitrates: [] } }
+      return resolved(song(args.id))
+    })
+    activate('builtin')
+    const player = usePlayerStore()
+    await player.init()
+    const away = [1, 2, 3].map((id) => ({ ...song(id), sourceId: 'src-b' }) as Song)
+    await player.playSongs([...away, song(4)])
+    await flushPromises()
+    await vi.waitFor(() => expect(player.current?.id).toBe(4))
+    expect(player.entries).toHaveLength(4)
+    const wrapper = mount(PlayerNotice, { global: { plugins: [createAppI18n()] } })
+    expect(wrapper.get('[data-testid="player-notice"]').text()).toContain(`Skipped 3 songs: ${reason}`)
   })
 })

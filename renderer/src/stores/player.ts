@@ -45,6 +45,15 @@ export const usePlayerStore = defineStore('player', () => {
   const notice = shallowRef<PlayerNotice | null>(null)
   let noticeTimer: ReturnType<typeof setTimeout> | undefined
   function notify(value: PlayerNotice) {
+    // Songs skipped in a row for one reason (their source cannot be reached): one notice counts them.
+    const shown = notice.value
+    if (
+      value.type === 'skipped' &&
+      shown?.type === 'skipped' &&
+      value.reason &&
+      shown.reason === value.reason
+    )
+      value = { ...value, count: (shown.count ?? 1) + 1 }
     notice.value = value
     clearTimeout(noticeTimer)
     if (value.type !== 'stopped' && value.type !== 'cut-short' && value.type !== 'offline-end')

@@ -76,6 +76,7 @@ export default {
     source: {
       label: 'From {name}',
       removed: 'a removed data source',
+      skipped: 'Skipped {n} songs: {reason}',
     },
   },
   'zh-CN': {
@@ -154,6 +155,7 @@ export default {
     source: {
       label: '来自 {name}',
       removed: '已移除的数据源',
+      skipped: '已跳过 {n} 首歌曲：{reason}',
     },
   },
 }
