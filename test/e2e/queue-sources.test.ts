@@ -164,7 +164,7 @@ describe('One queue across data sources', () => {
         { timeout: 15_000 },
       )
       .toContain(quirkId)
-  })
+  }, 180_000)
 
   it('restores the mixed queue after a restart, each song playing from its own source', async () => {
     const store = app.store.snapshot()
@@ -186,5 +186,5 @@ describe('One queue across data sources', () => {
     await expect.poll(() => textOf(titleOf(page)), { timeout: 30_000 }).toBe(builtinSong.name)
     await waitForClock(page, 1, 30_000)
     await app.screenshot('queue-sources-restored')
-  })
+  }, 180_000)
 })
