@@ -85,7 +85,7 @@ export function createActiveSource(deps: ActiveSourceDeps) {
 
   const callOn: SourceCall = async (sourceId, run) => {
     const source = registry.get(sourceId)
-    if (!source) throw new DataSourceError({ kind: 'cancelled', message: SOURCE_REMOVED })
+    if (!source) throw new DataSourceError({ kind: 'api', message: SOURCE_REMOVED })
     const api = clients.get(source.id)
     if (!api) {
       throw new DataSourceError({
