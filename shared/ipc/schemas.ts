@@ -175,7 +175,16 @@ export const invokeChannels = {
       })
       .strict(),
   ),
-  'catalog:like': channel<LikeResult>().args(z.object({ id: ipcIdSchema, like: z.boolean() }).strict()),
+  'catalog:like': channel<LikeResult>().args(
+    z
+      .object({
+        id: ipcIdSchema,
+        like: z.boolean(),
+        /** The song's data source when it is not the active one (a queued song of another source). */
+        sourceId: z.string().min(1).max(IPC_ID_MAX).optional(),
+      })
+      .strict(),
+  ),
 
   'player:resolve': channel<Song>().args(
     z

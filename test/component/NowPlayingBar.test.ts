@@ -37,7 +37,9 @@ const AppWithBar = defineComponent({
 /** Opens the queue panel (a lazy chunk: it shows once its module has loaded). */
 async function openQueue(wrapper: Awaited<ReturnType<typeof mountBar>>['wrapper']) {
   await wrapper.get('[data-testid="player-queue"]').trigger('click')
-  await vi.waitFor(() => expect(wrapper.find('[data-testid="queue-item"]').exists()).toBe(true))
+  await vi.waitFor(() => expect(wrapper.find('[data-testid="queue-item"]').exists()).toBe(true), {
+    timeout: 15_000,
+  })
 }
 
 async function mountBar() {

@@ -7,7 +7,7 @@ import { api } from './ui-shots'
 
 /**
  * Switching data sources in Settings: nothing of the old source stays on screen (Home's cards, a page of
- * one of its playlists, the player's song and its notices).
+ * one of its playlists), while the player keeps its queue and song (the queue is global).
  */
 describe('Switching data sources', () => {
   let app: App
@@ -24,7 +24,7 @@ describe('Switching data sources', () => {
 
   const cards = () => app.page.getByTestId('home-playlists').getByTestId('playlist-card').locator('h3')
 
-  it("shows the new source's Home, leaves the old source's pages and lets go of its song", async () => {
+  it("shows the new source's Home, leaves the old source's pages and keeps the queue", async () => {
     const page = app.page
     await page.getByTestId('nav-home').click()
     await cards().first().waitFor()
@@ -49,8 +49,8 @@ describe('Switching data sources', () => {
     await page.getByTestId('nav-settings').click()
     await added.getByRole('radio').check()
 
-    // The player let go of the old source's song, and says nothing about the old source.
-    await expect.poll(() => page.getByTestId('player-title').count()).toBe(0)
+    // The queue is global: the player keeps the built-in source's song, with no notice.
+    await expect.poll(() => page.getByTestId('player-title').textContent()).toBe(title)
     await expect.poll(() => page.getByTestId('player-notice').count(), { timeout: 10_000 }).toBe(0)
     // Home shows the new source's cards, none of the old ones.
     await page.getByTestId('nav-home').click()

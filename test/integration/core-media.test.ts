@@ -83,7 +83,7 @@ describe('the core serves songs on its media scheme', () => {
     expect((await answer.arrayBuffer()).byteLength).toBe(100)
   })
 
-  it('answers 404 for a song the source does not have, and for a source that is not the active one', async () => {
+  it('answers 404 for a song the source does not have, and for a source Cadence does not know', async () => {
     const missing = await core.media(new Request('cadence-media://song/builtin/999999?br=128000'))
     expect(missing.status).toBe(404)
     const other = await core.media(new Request('cadence-media://song/elsewhere/1?br=128000'))

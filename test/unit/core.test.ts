@@ -257,7 +257,7 @@ describe('createCore', () => {
     expect(await t.value('settings:get')).toMatchObject({ keepSignedIn: false })
   })
 
-  it('saves and loads the player session per data source, within a size cap', async () => {
+  it('saves and loads the player session, within a size cap', async () => {
     const t = await setup()
     const session = { version: 1, queue: { items: [1, 2, 3] }, positionMs: 1500, volume: 0.5, muted: false }
     expect(await t.value('player:load-session')).toBeNull()

@@ -18,7 +18,7 @@ import { createHistory } from './history'
 import { createShortcuts } from './shortcuts'
 import { createScrobble } from './scrobble'
 import { wireMedia } from './media/wire'
-import { createPlayerHandlers, sessionKey } from './player/handlers'
+import { createPlayerHandlers, legacySessionKey } from './player/handlers'
 import { createQuitSave } from './player/quit'
 import { offlineAware, wireOffline } from './offline/wire'
 import { noWindows, realTimers, refuseAll } from './ports'
@@ -131,7 +131,7 @@ export function createCore(deps: CoreDeps): Core {
     auth,
     collection,
     events,
-    forgetSession: (id) => store.delete(sessionKey(id)),
+    forgetSession: (id) => store.delete(legacySessionKey(id)),
   })
   const { emitSources } = active
   const { call, offline } = wireOffline({
@@ -164,7 +164,8 @@ export function createCore(deps: CoreDeps): Core {
   // The media scheme: main resolves (and re-resolves) the signed URL and streams it to the renderer.
   const { media, resolved } = wireMedia({
     call,
-    userId: () => auth.userId(),
+    callOn: active.callOn,
+    userId: (sourceId) => auth.userId(sourceId),
     fetchFor: net.fetchFor,
     activeSourceId: () => registry.active().id,
     cached: offline.mediaSource,
@@ -203,9 +204,10 @@ export function createCore(deps: CoreDeps): Core {
 
   const players = createPlayerHandlers({
     call,
-
-    userId: () => auth.userId(),
+    callOn: active.callOn,
+    userId: (sourceId) => auth.userId(sourceId),
     activeSourceId: () => registry.active().id,
+    sourceIds: () => registry.list().sources.map((source) => source.id),
     store,
     onState: (state) => {
       const before = playerState?.song?.id
@@ -240,7 +242,12 @@ export function createCore(deps: CoreDeps): Core {
       appInfo: deps.appInfo,
       copyText: deps.copyText,
     }),
-    ...createCatalogHandlers({ call, userId: () => auth.userId() }),
+    ...createCatalogHandlers({
+      call,
+      userId: () => auth.userId(),
+      callOn: active.callOn,
+      activeSourceId: () => registry.active().id,
+    }),
     ...players,
     ...createSourcesHandlers({
       list: () => registry.list(),
@@ -293,7 +300,7 @@ export function createCore(deps: CoreDeps): Core {
     'player:resolve': offline.wrapResolve(players['player:resolve']),
   }
   // A like made here keeps the liked songs in step.
-  keepLikesInStep(handlers, likedSongs)
+  keepLikesInStep(handlers, likedSongs, () => registry.active().id)
 
   const router = createIpcRouter(handlers, { isTrustedSender: deps.isTrustedSender, log: log('ipc') })
 

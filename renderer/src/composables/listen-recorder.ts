@@ -6,7 +6,7 @@ import { invoke } from '@renderer/services/cadence'
 import { coverUrl } from '@renderer/services/cover-url'
 import { usePlayerStore } from '@renderer/stores/player'
 import { useAuthStore } from '@renderer/stores/auth'
-import { useQueueStore } from '@renderer/stores/queue'
+import { sourceOf, useQueueStore } from '@renderer/stores/queue'
 
 /**
  * Records listens: the player's position, read as it moves, is counted by the listen rule
@@ -27,7 +27,8 @@ export function useListenRecorder() {
     ([key, positionMs, playing]) => {
       const song = player.current
       const durationMs = player.durationMs || song?.duration || 0
-      const sourceId = auth.sourceId
+      // A queued song names its own data source (the queue mixes sources); the active one otherwise.
+      const sourceId = (song && sourceOf(song)) ?? auth.sourceId
       const real = song && sourceId && String(song.id) !== PLACEHOLDER_SONG_ID
       if (playing && key !== announced && real) {
         announced = key

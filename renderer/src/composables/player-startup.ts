@@ -1,7 +1,6 @@
 import { getCurrentScope, onMounted, onScopeDispose, watch } from 'vue'
 import { usePlayerStore } from '@renderer/stores/player'
 import { useSettingsStore } from '@renderer/stores/settings'
-import { useAuthStore } from '@renderer/stores/auth'
 import { useOfflineStore } from '@renderer/stores/offline'
 import { startMediaIntegration } from '@renderer/services/player/media'
 import { useSleepTimerStore } from '@renderer/stores/sleep-timer'
@@ -55,18 +54,11 @@ export function usePlayerStartup() {
     },
     { immediate: true },
   )
-  // Another data source: its songs are not the queue's (docs/renderer.md, "Switching data sources").
-  const auth = useAuthStore()
-  const stopSourceWatch = watch(
-    () => auth.sourceId,
-    (now, before) => {
-      if (before !== undefined && now !== undefined && now !== before) void player.switchSource()
-    },
-  )
+  // Another data source becoming active leaves the queue as it is: each song plays from its own source
+  // (docs/renderer.md, "Switching data sources").
   onMounted(() => void player.init())
   onScopeDispose(() => {
     stopRecorder()
-    stopSourceWatch()
     stopWatch()
     stopMedia()
   })

@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { Song } from '@shared/api/models'
+import type { SourcedSong } from '@shared/player/media-url'
 import type { HistoryCursor, HistoryEntry, HistoryState } from '@shared/ipc/history'
 import { invoke, on } from '@renderer/services/cadence'
 import { toCadenceError } from '@renderer/services/cadence-error'
@@ -10,7 +11,7 @@ import type { CadenceError } from '@shared/errors'
 export const HISTORY_PAGE = 200
 
 /** A listen as a song to play again (what history keeps: names, album, cover, duration). */
-export function listenSong(entry: HistoryEntry): Song {
+export function listenSong(entry: HistoryEntry): Song & SourcedSong {
   const album =
     entry.album !== undefined || entry.albumId !== undefined || entry.cover !== undefined
       ? { id: entry.albumId ?? '', name: entry.album ?? '', cover: entry.cover, artists: [], size: undefined }
@@ -24,6 +25,8 @@ export function listenSong(entry: HistoryEntry): Song {
     duration: entry.durationMs,
     privilege: undefined,
     meta: undefined,
+    // Played again from its own data source, whichever is active.
+    sourceId: entry.sourceId,
   }
 }
 

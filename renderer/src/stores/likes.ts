@@ -4,6 +4,8 @@ import type { Id, Song } from '@shared/api/models'
 import type { LikedSongs } from '@shared/ipc/contract'
 import { invoke, on } from '@renderer/services/cadence'
 import { toCadenceError } from '@renderer/services/cadence-error'
+import type { SourcedSong } from '@shared/player/media-url'
+import { useAuthStore } from '@renderer/stores/auth'
 
 /**
  * The ids of the songs in the user's liked-songs playlist, as main last read it (null while unknown).
@@ -38,8 +40,21 @@ export const useLikesStore = defineStore('likes', () => {
   /** Bumped after each accepted change, so views showing the liked playlist can reload. */
   const revision = ref(0)
 
+  const auth = useAuthStore()
   const key = (id: Id) => String(id)
-  const isLiked = (song: Song) => isSongLiked(overrides, song)
+  /** The data source of a song of another source than the active one (a queued song): its like is its own. */
+  const elsewhere = (song: Song): string | undefined => {
+    const named = (song as SourcedSong).sourceId
+    return named !== undefined && auth.sourceId !== undefined && named !== auth.sourceId ? named : undefined
+  }
+  const keyOf = (song: Song) => {
+    const named = elsewhere(song)
+    return named ? `${named}\n${song.id}` : key(song.id)
+  }
+  const isLiked = (song: Song) =>
+    elsewhere(song)
+      ? (overrides.get(keyOf(song)) ?? song.meta?.isFavorite ?? false)
+      : isSongLiked(overrides, song)
 
   /** Main read the liked playlist (sign-in, a refresh, a like): it is the truth, toggles settled. */
   function apply(state: LikedSongs) {
@@ -57,6 +72,7 @@ export const useLikesStore = defineStore('likes', () => {
   }
   /** Asks the data source about one song where it can say (`GET /song/like`), e.g. the one playing. */
   async function check(song: Song) {
+    if (elsewhere(song)) return
     try {
       const { liked } = await invoke('likes:song', { id: song.id })
       if (likedIds.value && likedIds.value.has(key(song.id)) !== liked) {
@@ -81,15 +97,19 @@ export const useLikesStore = defineStore('likes', () => {
 
   /** Resolves to the new state; throws (after rolling back) when refused. */
   async function setLiked(song: Song, like: boolean): Promise<boolean> {
-    const k = key(song.id)
+    const k = keyOf(song)
+    const named = elsewhere(song)
     const had = overrides.has(k)
     const before = overrides.get(k)
     overrides.set(k, like)
     pending.add(k)
     try {
-      const result = await invoke('catalog:like', { id: song.id, like })
+      const result = await invoke(
+        'catalog:like',
+        named ? { id: song.id, like, sourceId: named } : { id: song.id, like },
+      )
       overrides.set(k, result.like)
-      if (result.playlist !== undefined) playlistId.value = result.playlist
+      if (result.playlist !== undefined && !named) playlistId.value = result.playlist
       revision.value++
       return result.like
     } catch (cause) {
@@ -119,7 +139,7 @@ export const useLikesStore = defineStore('likes', () => {
     start,
     revision,
     isLiked,
-    isPending: (song: Song) => pending.has(key(song.id)),
+    isPending: (song: Song) => pending.has(keyOf(song)),
     setLiked,
     toggle: (song: Song) => setLiked(song, !isLiked(song)),
   }

@@ -8,7 +8,8 @@ import { createPlaybackEngine } from '@renderer/services/player/engine'
 import { whenIdle } from '@renderer/services/idle'
 import type { PlayerNotice } from '@renderer/services/player/engine'
 import { createPlayerSession } from '@renderer/services/player/session'
-import { useQueueStore } from '@renderer/stores/queue'
+import { sourceOf, useQueueStore } from '@renderer/stores/queue'
+import { useAuthStore } from '@renderer/stores/auth'
 import { useLikesStore } from '@renderer/stores/likes'
 import { useSettingsStore } from '@renderer/stores/settings'
 import { usePlayerSound } from '@renderer/stores/player-sound'
@@ -35,6 +36,7 @@ export const usePlayerStore = defineStore('player', () => {
   const likes = useLikesStore()
   const settingsStore = useSettingsStore()
   const offline = useOfflineStore()
+  const auth = useAuthStore()
   /** Quality and lyric defaults, from the settings store (defaults until main answers). */
   const settings = computed(() => settingsStore.settings)
 
@@ -43,6 +45,15 @@ export const usePlayerStore = defineStore('player', () => {
   const notice = shallowRef<PlayerNotice | null>(null)
   let noticeTimer: ReturnType<typeof setTimeout> | undefined
   function notify(value: PlayerNotice) {
+    // Songs skipped in a row for one reason (their source cannot be reached): one notice counts them.
+    const shown = notice.value
+    if (
+      value.type === 'skipped' &&
+      shown?.type === 'skipped' &&
+      value.reason &&
+      shown.reason === value.reason
+    )
+      value = { ...value, count: (shown.count ?? 1) + 1 }
     notice.value = value
     clearTimeout(noticeTimer)
     if (value.type !== 'stopped' && value.type !== 'cut-short' && value.type !== 'offline-end')
@@ -80,7 +91,12 @@ export const usePlayerStore = defineStore('player', () => {
     quality: () => settings.value.quality,
     ready: ensureSettings,
     notify,
-    playableOffline: (song) => (offline.state.offline ? !!offline.availability(song) : undefined),
+    // Offline mode is the active source's: a song of another source is left to its own source.
+    playableOffline: (song) => {
+      if (!offline.state.offline) return undefined
+      const named = sourceOf(song)
+      return (named !== undefined && named !== auth.sourceId) || !!offline.availability(song)
+    },
     createAudio: sound.createAudio,
     onProgress: (reason) => session.onProgress(reason),
   })
@@ -236,19 +252,6 @@ export const usePlayerStore = defineStore('player', () => {
     return setLiked(!liked.value)
   }
 
-  /**
-   * Another data source became active: the queue's songs are the old source's ids, its notices are about
-   * the old source. The player stops and empties, then takes up the new source's own saved session
-   * (paused), as a start on that source would.
-   */
-  async function switchSource(): Promise<void> {
-    session.detach()
-    q.clear()
-    engine.reset()
-    clearNotice()
-    await session.restore()
-  }
-
   let initialised: Promise<void> | undefined
   /** Starts the player once per app: the settings and the restored session; saves when the page goes. */
   function init(): Promise<void> {
@@ -283,7 +286,6 @@ export const usePlayerStore = defineStore('player', () => {
     settings,
     clockChanges,
     init,
-    switchSource,
     playSongs,
     prepare,
     playNow,

@@ -1,8 +1,10 @@
 import { defineStore } from 'pinia'
 import { computed, shallowRef } from 'vue'
 import type { Song } from '@shared/api/models'
+import type { SourcedSong } from '@shared/player/media-url'
 import * as Q from '@shared/player/queue'
 import type { QueueEntry, QueueState, RepeatMode } from '@shared/player/queue'
+import { useAuthStore } from '@renderer/stores/auth'
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -34,12 +36,24 @@ function queueable(song: Song): Song {
   return rest as Song
 }
 
+/** The data source a queued song belongs to (undefined only for a song queued before main said). */
+export const sourceOf = (song: Song): string | undefined => (song as SourcedSong).sourceId
+
 /**
  * The play queue: the pure model of `shared/player/queue` held in one `shallowRef`, replaced on each change.
- * It only orders songs; the player store decides what plays (and calls these).
+ * It only orders songs; the player store decides what plays (and calls these). The queue is global: each
+ * song is stamped with its data source as it is added (a song that names one keeps it; any other comes
+ * from a view of the active source), so it plays from that source whichever is active later.
  */
 export const useQueueStore = defineStore('queue', () => {
   const state = shallowRef<QueueState<Song>>(Q.createQueue<Song>())
+  const auth = useAuthStore()
+  function stamped(song: Song): Song {
+    const plain = queueable(song)
+    const active = auth.sourceId
+    return sourceOf(plain) || !active ? plain : ({ ...plain, sourceId: active } as Song)
+  }
+  const many = (songs: Song | readonly Song[]) => (Array.isArray(songs) ? songs : [songs]).map(stamped)
 
   const entries = computed<QueueEntry<Song>[]>(() => state.value.entries)
   const songs = computed<Song[]>(() => state.value.entries.map((entry) => entry.item))
@@ -48,6 +62,12 @@ export const useQueueStore = defineStore('queue', () => {
   const currentKey = computed(() => currentEntry.value?.key ?? null)
   const shuffle = computed(() => state.value.shuffle)
   const repeat = computed<RepeatMode>(() => state.value.repeat)
+  /** Whether the queue holds songs of more than one data source (the queue and now playing name them). */
+  const mixedSources = computed(() => {
+    const list = state.value.entries
+    const first = list.length ? sourceOf(list[0]!.item) : undefined
+    return list.some((entry) => sourceOf(entry.item) !== first)
+  })
   /** Keys of the entries autoplay added (`stores/autoplay.ts`): the queue panel marks them. */
   const autoplayKeys = shallowRef<ReadonlySet<string>>(new Set())
 
@@ -68,17 +88,16 @@ export const useQueueStore = defineStore('queue', () => {
     shuffle,
     repeat,
     autoplayKeys,
+    mixedSources,
     markAutoplay: (keys: readonly string[]) =>
       void (autoplayKeys.value = new Set([...autoplayKeys.value, ...keys])),
     replace: (list: Song[], startIndex = 0) =>
-      void (state.value = Q.setQueue(state.value, list.map(queueable), { startIndex })),
-    playNow: (song: Song) => void (state.value = Q.playNow(state.value, queueable(song))),
+      void (state.value = Q.setQueue(state.value, list.map(stamped), { startIndex })),
+    playNow: (song: Song) => void (state.value = Q.playNow(state.value, stamped(song))),
     /** One song or several (in their order) right after the current one. */
-    playNext: (songs: Song | readonly Song[]) =>
-      void (state.value = Q.playNext(state.value, (Array.isArray(songs) ? songs : [songs]).map(queueable))),
+    playNext: (songs: Song | readonly Song[]) => void (state.value = Q.playNext(state.value, many(songs))),
     /** One song or several (in their order) at the end. */
-    add: (songs: Song | readonly Song[]) =>
-      void (state.value = Q.addToQueue(state.value, (Array.isArray(songs) ? songs : [songs]).map(queueable))),
+    add: (songs: Song | readonly Song[]) => void (state.value = Q.addToQueue(state.value, many(songs))),
     remove: (key: string) => void (state.value = Q.removeFromQueue(state.value, key)),
     move: (from: number, to: number) => void (state.value = Q.moveInQueue(state.value, from, to)),
     clear: () => void (state.value = Q.clearQueue(state.value)),

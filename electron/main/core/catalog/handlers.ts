@@ -1,6 +1,6 @@
 import { DataSourceError } from '@shared/errors'
 import type { Handlers } from '../ipc/router'
-import type { ActiveCall } from '../sources/active'
+import type { ActiveCall, SourceCall } from '../sources/active'
 import { createPagedCatalog } from './paged'
 
 type CatalogChannels = Extract<keyof Handlers, `catalog:${string}`>
@@ -9,6 +9,9 @@ type CatalogChannels = Extract<keyof Handlers, `catalog:${string}`>
 export function createCatalogHandlers(deps: {
   call: ActiveCall
   userId: () => string | number | undefined
+  /** A like of a song of another data source than the active one goes to that source. */
+  callOn?: SourceCall
+  activeSourceId?: () => string
 }): Pick<Handlers, CatalogChannels> {
   const { call } = deps
   const paged = createPagedCatalog({ call })
@@ -32,6 +35,11 @@ export function createCatalogHandlers(deps: {
     'catalog:recommend-artists': (args) => call((api) => api.recommendArtists(args?.limit)),
     'catalog:artist': ({ id }) => call((api) => api.artistDetail(id)),
     'catalog:search': ({ keywords, limit }) => call((api) => api.search(keywords, limit)),
-    'catalog:like': ({ id, like }) => call((api) => api.likeSong(id, like)),
+    'catalog:like': ({ id, like, sourceId }) => {
+      const { callOn, activeSourceId } = deps
+      if (sourceId && callOn && activeSourceId && sourceId !== activeSourceId())
+        return callOn(sourceId, (api) => api.likeSong(id, like))
+      return call((api) => api.likeSong(id, like))
+    },
   }
 }

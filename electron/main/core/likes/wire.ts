@@ -51,12 +51,19 @@ export function wireLikes(deps: LikesWiringDeps) {
   return { capabilities, likedSongs }
 }
 
-/** A like made here keeps the liked songs in step (wraps the `catalog:like` handler). */
-export function keepLikesInStep(handlers: Handlers, likedSongs: LikedSongsService): void {
+/**
+ * A like made here keeps the liked songs (the active source's) in step (wraps the `catalog:like`
+ * handler); a like of a song of another source is that source's alone.
+ */
+export function keepLikesInStep(
+  handlers: Handlers,
+  likedSongs: LikedSongsService,
+  activeSourceId: () => string,
+): void {
   const like = handlers['catalog:like']
   handlers['catalog:like'] = async (args, context) => {
     const result = await like(args, context)
-    likedSongs.liked(result)
+    if (!args.sourceId || args.sourceId === activeSourceId()) likedSongs.liked(result)
     return result
   }
 }

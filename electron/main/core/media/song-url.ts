@@ -1,7 +1,8 @@
 import type { Id } from '@shared/api/models'
 import { isUrlFresh, playableUrl } from '@shared/player/signed-url'
 import type { MediaRef } from '@shared/player/media-url'
-import type { ActiveCall } from '../sources/active'
+import type { ApiClient } from '../api/client'
+import type { ActiveCall, SourceCall } from '../sources/active'
 import { MediaError } from './source'
 
 export { playableUrl, SIGNED_URL_MAX_AGE_MS } from '@shared/player/signed-url'
@@ -61,21 +62,27 @@ export function createUrlCache<T extends KnownUrl>(options: { now: () => number;
 export const refKey = (ref: MediaRef) => `${ref.sourceId}\n${ref.songId}\n${ref.br}`
 
 /**
- * The media scheme's resolver: `/song/detail` of the song at its bitrate on the active data source, and
- * its signed URL, or a `MediaError` (404) when the source is no longer the active one or the song has no
- * audio to play.
+ * The media scheme's resolver: `/song/detail` of the song at its bitrate on the data source the address
+ * names (the active one through `call`, another one through `callOn`), and its signed URL, or a
+ * `MediaError` (404) when that source cannot be asked or the song has no audio to play.
  */
 export function createSongUrlResolver(deps: {
   call: ActiveCall
-  userId: () => Id | undefined
+  callOn?: SourceCall
+  activeSourceId?: () => string
+  userId: (sourceId?: string) => Id | undefined
 }): (ref: MediaRef) => Promise<string> {
-  return (ref) =>
-    deps.call(async (api, sourceId) => {
+  return (ref) => {
+    const run = async (api: ApiClient, sourceId: string) => {
       if (sourceId !== ref.sourceId) throw new MediaError(404, 'That data source is no longer the active one')
-      const song = await api.songDetail(ref.songId, deps.userId(), ref.br)
+      const song = await api.songDetail(ref.songId, deps.userId(sourceId), ref.br)
       const url = playableUrl(song)
       if (!url)
         throw new MediaError(404, song.privilege?.reason || 'The data source has no audio for this song')
       return url
-    })
+    }
+    const { callOn, activeSourceId } = deps
+    if (callOn && activeSourceId && ref.sourceId !== activeSourceId()) return callOn(ref.sourceId, run)
+    return deps.call(run)
+  }
 }

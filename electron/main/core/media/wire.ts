@@ -3,7 +3,7 @@ import { mediaUrl } from '@shared/player/media-url'
 import type { MediaRef } from '@shared/player/media-url'
 import type { Logger } from '../log'
 import type { SourceFetch } from '../net'
-import type { ActiveCall } from '../sources/active'
+import type { ActiveCall, SourceCall } from '../sources/active'
 import type { CoverSource } from './cover'
 import { createMediaHandler } from './handler'
 import { createNetworkSource } from './network'
@@ -12,7 +12,9 @@ import type { MediaSource } from './source'
 
 export interface MediaWiringDeps {
   call: ActiveCall
-  userId: () => Id | undefined
+  /** A call to another data source than the active one (a queued song of that source). */
+  callOn?: SourceCall
+  userId: (sourceId?: string) => Id | undefined
   /** The fetch for what a source names, under that source's policy. */
   fetchFor: SourceFetch
   activeSourceId: () => string
@@ -33,7 +35,12 @@ export interface MediaWiringDeps {
 export function wireMedia(deps: MediaWiringDeps) {
   const network = createNetworkSource({
     fetchFor: deps.fetchFor,
-    resolve: createSongUrlResolver({ call: deps.call, userId: deps.userId }),
+    resolve: createSongUrlResolver({
+      call: deps.call,
+      callOn: deps.callOn,
+      activeSourceId: deps.activeSourceId,
+      userId: deps.userId,
+    }),
   })
   const media = createMediaHandler({
     source: deps.cached(network),

@@ -46,6 +46,8 @@ export interface OfflineDeps {
   /** Asks the active source something cheap, to learn when it is back. */
   probe: () => Promise<void>
   activeSourceId: () => string
+  /** A data source's name (undefined: not in the list), for why a queued song of it cannot play. */
+  sourceName?: (sourceId: string) => string | undefined
   userId: () => Id | undefined
   fetch?: typeof fetch
   /** The fetch for what a source names (its songs' audio and covers), under that source's policy. */
@@ -161,6 +163,7 @@ export function createOffline(deps: OfflineDeps) {
     extras,
     monitor,
     activeSourceId: deps.activeSourceId,
+    sourceName: deps.sourceName,
     mediaUrl: toMediaUrl,
   })
 

@@ -1,9 +1,12 @@
 import type { Song } from '@shared/api/models'
+import { DataSourceError } from '@shared/errors'
 import { DEFAULT_BITRATE } from '@shared/player/quality'
 import type { Handlers } from '../ipc/router'
 import type { CacheKey, CachedFile, MediaCache } from '../media-cache'
 import type { ExtrasStore } from './extras'
 import type { OfflineMonitor } from './monitor'
+import { isUnreachable } from './monitor'
+import { SOURCE_REMOVED } from '../sources/active'
 
 /** The reason the queue shows for a song skipped offline. */
 export const NOT_OFFLINE =
@@ -14,6 +17,8 @@ export interface DiskResolverDeps {
   extras: ExtrasStore
   monitor: OfflineMonitor
   activeSourceId: () => string
+  /** A data source's name, for the reason a song of it is skipped (undefined: removed). */
+  sourceName?: (sourceId: string) => string | undefined
   /** The media scheme's address of a song. */
   mediaUrl: (key: CacheKey) => string
 }
@@ -111,9 +116,9 @@ export function createDiskResolver(deps: DiskResolverDeps) {
         songId: String(args.id),
         bitrate: args.br ?? DEFAULT_BITRATE,
       }
-      // A song of another source than the active one (a download) plays from its own source's files.
-      if (monitor.isOffline() || key.sourceId !== deps.activeSourceId())
-        return resolveOffline(key, deps.mediaUrl)
+      if (key.sourceId !== deps.activeSourceId())
+        return resolveElsewhere(key, async () => resolve(args, context))
+      if (monitor.isOffline()) return resolveOffline(key, deps.mediaUrl)
       if (cache.bestFor(key)) {
         const fromDisk = await resolveOffline(key, deps.mediaUrl, { needKept: true })
         if (fromDisk) return fromDisk
@@ -127,5 +132,40 @@ export function createDiskResolver(deps: DiskResolverDeps) {
       }
     }
 
+  /**
+   * A queued song of another data source than the active one: from this computer when its details are
+   * kept (a download), else from its own source; a source that cannot be reached, was removed or signed
+   * out leaves it unplayable with that reason (it plays from any file this computer has), so the queue
+   * skips it and says why. Offline mode follows the active source only.
+   */
+  async function resolveElsewhere(key: CacheKey, resolve: () => Promise<Song>): Promise<Song> {
+    if (cache.bestFor(key)) {
+      const fromDisk = await resolveOffline(key, deps.mediaUrl, { needKept: true })
+      if (fromDisk) return fromDisk
+    }
+    try {
+      return await resolve()
+    } catch (error) {
+      const reason = elsewhereReason(deps.sourceName?.(key.sourceId), error)
+      if (reason === undefined) throw error
+      const fromDisk = await resolveOffline(key, deps.mediaUrl)
+      if (fromDisk.privilege?.playable !== false) return fromDisk
+      return { ...fromDisk, privilege: { ...fromDisk.privilege, reason } }
+    }
+  }
+
   return { playable, resolveOffline, wrapResolve }
+}
+
+/**
+ * Why a song of another data source than the active one cannot play, when the failure is its source's
+ * (removed, signed out, unreachable), or undefined when it is the song's own.
+ */
+export function elsewhereReason(name: string | undefined, error: unknown): string | undefined {
+  if (!(error instanceof DataSourceError)) return undefined
+  if (name === undefined) return SOURCE_REMOVED
+  if (error.kind === 'unauthorized') return `Signed out of ${name}: sign in there to play its songs`
+  if (isUnreachable(error) || (error.kind === 'http' && (error.status ?? 500) >= 500))
+    return `${name} cannot be reached`
+  return undefined
 }

@@ -67,6 +67,7 @@ export function wireOffline(deps: OfflineWiringDeps): {
       })
     },
     activeSourceId: () => registry.active().id,
+    sourceName: (id) => registry.get(id)?.name,
     userId: deps.userId,
     fetch: deps.fetch,
     fetchFor: deps.fetchFor,

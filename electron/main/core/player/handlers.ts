@@ -3,20 +3,27 @@ import type { Song } from '@shared/api/models'
 import type { PlayerSession, PlayerState } from '@shared/ipc/contract'
 import { CadenceError, DataSourceError } from '@shared/errors'
 import { DEFAULT_BITRATE } from '@shared/player/quality'
+import type { ApiClient } from '../api/client'
 import type { Handlers } from '../ipc/router'
 import type { KeyValueStore } from '../ports'
-import type { ActiveCall } from '../sources/active'
+import type { ActiveCall, SourceCall } from '../sources/active'
+import { readSession, SESSION_KEY } from './session'
 
 type PlayerChannels = Extract<keyof Handlers, `player:${string}`>
 
 /** Largest saved player session (its JSON), so a runaway queue cannot bloat the settings file. */
 export const MAX_SESSION_CHARS = 5 * 1024 * 1024
-export const sessionKey = (sourceId: string) => `session:${sourceId}`
+export { SESSION_KEY, legacySessionKey } from './session'
 
 export function createPlayerHandlers(deps: {
   call: ActiveCall
-  userId: () => string | number | undefined
+  /** A call to the data source a queued song names (when it is not the active one). */
+  callOn?: SourceCall
+  /** The signed-in user's id on a source (default: the active one). */
+  userId: (sourceId?: string) => string | number | undefined
   activeSourceId: () => string
+  /** Every data source's id: their per-source sessions of older versions are folded into the one. */
+  sourceIds?: () => string[]
   store: KeyValueStore
   onState: (state: PlayerState) => void
   /** A session was saved (the quit sequence waits for one). */
@@ -30,14 +37,17 @@ export function createPlayerHandlers(deps: {
 }): Pick<Handlers, PlayerChannels> {
   return {
     // Never cached: the media URL in `meta.url` expires.
-    'player:resolve': async ({ id, br }) => {
-      const uid = deps.userId()
+    'player:resolve': async ({ id, br, sourceId: named }) => {
+      // A queued song names its data source: asked of that one (active or not).
+      const elsewhere = named !== undefined && named !== deps.activeSourceId() && deps.callOn
+      const uid = deps.userId(elsewhere ? named : undefined)
+      const run = async (api: ApiClient, sourceId: string) => ({
+        song: await api.songDetail(id, uid, br),
+        sourceId,
+      })
       let resolved: { song: Song; sourceId: string }
       try {
-        resolved = await deps.call(async (api, sourceId) => ({
-          song: await api.songDetail(id, uid, br),
-          sourceId,
-        }))
+        resolved = elsewhere ? await elsewhere(named, run) : await deps.call(run)
       } catch (error) {
         throw uid === undefined ? signedOutRefusal(error) : error
       }
@@ -58,18 +68,14 @@ export function createPlayerHandlers(deps: {
           message: `The player session is too large to save (${Math.round(text.length / 1024)} KiB, at most ${MAX_SESSION_CHARS / 1024} KiB)`,
         })
       }
-      deps.store.set(sessionKey(deps.activeSourceId()), text)
+      deps.store.set(SESSION_KEY, text)
       deps.onSessionSaved?.()
     },
     'player:load-session': (): PlayerSession | null => {
-      const text = deps.store.get<unknown>(sessionKey(deps.activeSourceId()))
-      if (typeof text !== 'string' || text.length > MAX_SESSION_CHARS) return null
-      try {
-        const parsed = playerSessionSchema.safeParse(JSON.parse(text))
-        return parsed.success ? parsed.data : null
-      } catch {
-        return null
-      }
+      const parsed = playerSessionSchema.safeParse(
+        readSession(deps.store, deps.activeSourceId(), deps.sourceIds?.() ?? [], MAX_SESSION_CHARS),
+      )
+      return parsed.success ? parsed.data : null
     },
   }
 }

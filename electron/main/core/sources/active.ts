@@ -15,6 +15,14 @@ import type { SourceRegistry } from './registry'
 
 /** Runs a call against the active data source's client (and reports an `unauthorized` answer). */
 export type ActiveCall = <T>(run: (api: ApiClient, sourceId: string) => Promise<T>) => Promise<T>
+/** Runs a call against one named data source's client (a queued song of another source than the active one). */
+export type SourceCall = <T>(
+  sourceId: string,
+  run: (api: ApiClient, sourceId: string) => Promise<T>,
+) => Promise<T>
+
+/** The message of a call to a data source that is no longer in the list. */
+export const SOURCE_REMOVED = 'Its data source was removed from Cadence'
 
 export interface SourceClientsDeps {
   registry: SourceRegistry
@@ -75,8 +83,9 @@ export function createActiveSource(deps: ActiveSourceDeps) {
   const { registry, clients, auth, collection, events } = deps
   const emitSources = () => events.emit('sources:changed', registry.list())
 
-  const call: ActiveCall = async (run) => {
-    const source = registry.active()
+  const callOn: SourceCall = async (sourceId, run) => {
+    const source = registry.get(sourceId)
+    if (!source) throw new DataSourceError({ kind: 'api', message: SOURCE_REMOVED })
     const api = clients.get(source.id)
     if (!api) {
       throw new DataSourceError({
@@ -95,6 +104,7 @@ export function createActiveSource(deps: ActiveSourceDeps) {
       throw await auth.settle(source.id, error, sent)
     }
   }
+  const call: ActiveCall = (run) => callOn(registry.active().id, run)
 
   const activate = (id: string) => {
     if (registry.active().id === id) return
@@ -125,6 +135,7 @@ export function createActiveSource(deps: ActiveSourceDeps) {
 
   return {
     call,
+    callOn,
     activate,
     remove,
     /** Tell the renderer the list of sources changed. */

@@ -73,6 +73,11 @@ export default {
       mark: 'Autoplay',
       hint: 'Added by autoplay: songs that fit what you played',
     },
+    source: {
+      label: 'From {name}',
+      removed: 'a removed data source',
+      skipped: 'Skipped {n} songs: {reason}',
+    },
   },
   'zh-CN': {
     play: '播放',
@@ -146,6 +151,11 @@ export default {
     autoplay: {
       mark: '自动播放',
       hint: '由自动播放添加：与你播放的内容相符的歌曲',
+    },
+    source: {
+      label: '来自 {name}',
+      removed: '已移除的数据源',
+      skipped: '已跳过 {n} 首歌曲：{reason}',
     },
   },
 }

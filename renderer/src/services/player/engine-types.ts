@@ -8,7 +8,8 @@ import type { PlayerAudio } from './audio/player-audio'
 
 export type SkipCause = 'unplayable' | 'no-url' | 'load-failed' | 'error'
 export type PlayerNotice =
-  | { type: 'skipped'; song: string; reason?: string; cause: SkipCause }
+  /** `count`: songs skipped in a row for the same reason (one notice says so, not one per song). */
+  | { type: 'skipped'; song: string; reason?: string; cause: SkipCause; count?: number }
   /** `error`, when there is one, is what the notice describes in the user's language (`errorText`). */
   | { type: 'stopped'; message: string; error?: CadenceError }
   | { type: 'failed'; message: string; error?: CadenceError }

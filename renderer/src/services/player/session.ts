@@ -6,7 +6,8 @@ import type { LoadOptions } from './engine'
 
 /**
  * Persistence: the player's session (queue, position, volume) saved through main and restored on the next
- * start, paused at the same position. Saves on pause, at the end of the queue, at least every
+ * start, paused at the same position. There is one session whichever data source is active (each queued
+ * song names its own source). Saves on pause, at the end of the queue, at least every
  * `SAVE_INTERVAL_MS` while playing, shortly after any queue or volume change, and when the page goes away.
  */
 
@@ -88,14 +89,5 @@ export function createPlayerSession(deps: PlayerSessionDeps) {
     await engine.load({ autoplay: false, positionMs: session.positionMs })
   }
 
-  /**
-   * Another data source is now active: its queue is not this one. Nothing more is saved (a save now would
-   * land under the new source) until `restore` has read the new source's session.
-   */
-  function detach() {
-    restored = false
-    clearTimeout(saveTimer)
-  }
-
-  return { snapshot, save, onProgress, restore, detach }
+  return { snapshot, save, onProgress, restore }
 }
