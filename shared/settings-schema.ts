@@ -70,6 +70,13 @@ export const settingsSchema = z.object({
   mediaCacheMaxMiB: z.number().int().min(64).max(1_048_576),
   /** QR login polling interval, 3–5 s as the spec recommends. */
   qrPollIntervalMs: z.number().int().min(3000).max(5000),
+  /** Discord Rich Presence ("Listening to" the song playing); off until the person turns it on. */
+  discordPresence: z.boolean(),
+  /**
+   * Lyrics from LRCLIB for songs whose source has none (or only plain text): off until the person turns it
+   * on; `unasked` until the lyrics view has offered it once.
+   */
+  lrclib: z.enum(['unasked', 'on', 'off']),
 })
 /** A partial update from the renderer; `version` is main's business. */
 export const settingsPatchSchema = settingsSchema

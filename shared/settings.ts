@@ -41,6 +41,8 @@ export const DEFAULT_SETTINGS: Settings = {
   autoUpdate: true,
   mediaCacheMaxMiB: 2048,
   qrPollIntervalMs: 3000,
+  discordPresence: false,
+  lrclib: 'unasked',
 }
 
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>

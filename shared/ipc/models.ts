@@ -358,6 +358,12 @@ export const INVOKE_CHANNELS = [
   'history:export',
   'history:import',
   'history:heard-since',
+  'presence:report',
+  'discord:status',
+  'lrclib:lookup',
+  'lrclib:results',
+  'lrclib:choose',
+  'lrclib:hide',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

@@ -15,6 +15,8 @@ import { silentLogger } from './log'
 import { keepLikesInStep, wireLikes } from './likes/wire'
 import { createListen } from './listen'
 import { createHistory } from './history'
+import { createDiscord } from './discord'
+import { createLrclib } from './lrclib'
 import { wireMedia } from './media/wire'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
 import { createQuitSave } from './player/quit'
@@ -196,6 +198,26 @@ export function createCore(deps: CoreDeps): Core {
   settings.onChange(() => updates.settingChanged())
 
   const history = createHistory({ path: deps.historyPath, events, timers, log: log('history') })
+  // Discord Rich Presence and LRCLIB lyrics: off until turned on; paused by a private session.
+  const now = deps.now ?? Date.now
+  const privateSession = () => history.service.state().private
+  const discord = createDiscord({
+    options: deps.discord,
+    settings,
+    events,
+    privateSession,
+    timers,
+    now,
+    log: log('discord'),
+  })
+  const lrclib = createLrclib({
+    options: deps.lrclib,
+    settings,
+    fetch: deps.fetch,
+    version: deps.appInfo.version,
+    now,
+    log: log('lrclib'),
+  })
 
   const players = createPlayerHandlers({
     call,
@@ -269,6 +291,8 @@ export function createCore(deps: CoreDeps): Core {
     ...createUpdateHandlers(updates),
     ...offline.handlers,
     ...history.handlers,
+    ...discord.handlers,
+    ...lrclib.handlers,
     // Offline, a song on disk resolves without the source; one that is not is skipped with the reason.
     'player:resolve': offline.wrapResolve(players['player:resolve']),
   }
@@ -339,6 +363,7 @@ export function createCore(deps: CoreDeps): Core {
       void offline.dispose()
       net.dispose()
       history.service.dispose()
+      void discord.dispose()
     },
   }
 }

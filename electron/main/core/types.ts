@@ -1,3 +1,5 @@
+import type { DiscordDeps } from './discord'
+import type { LrclibOptions } from './lrclib'
 import type {
   AppInfo,
   AuthState,
@@ -103,6 +105,10 @@ export interface CoreDeps {
   updatePublicKey?: string
   /** Epoch milliseconds (default Date.now). */
   now?: () => number
+  /** Discord Rich Presence: the application id (built in) and, in tests, the connection to the fake. */
+  discord?: DiscordDeps
+  /** LRCLIB: where its lyrics are kept (the app: `<userData>/lrclib`) and, in tests, the fake's address. */
+  lrclib?: LrclibOptions
 }
 
 /**
