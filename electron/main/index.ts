@@ -182,6 +182,11 @@ async function start() {
     networkAddresses: () => reachableAddresses(networkInterfaces()),
     mediaDir: join(app.getPath('userData'), 'media-cache'),
     historyPath: join(app.getPath('userData'), 'history.sqlite'),
+    // The project's Discord application id, set at build time (MAIN_VITE_DISCORD_APP_ID; docs/integrations-discord-lrclib.md).
+    discord: {
+      appId: (import.meta as { env?: Record<string, string | undefined> }).env?.MAIN_VITE_DISCORD_APP_ID,
+    },
+    lrclib: { dir: join(app.getPath('userData'), 'lrclib') },
     randomInt: (max) => randomInt(max),
     isTrustedSender: isAppUrl,
     appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },
