@@ -55,6 +55,17 @@ export function usePlayerStartup() {
     },
     { immediate: true },
   )
+  // Discord Rich Presence: the reports start (a lazy chunk) the first time the setting is on.
+  let presence = false
+  const stopPresence = watch(
+    () => settings.settings.discordPresence,
+    (on) => {
+      if (!on || presence) return
+      presence = true
+      void import('./presence-report').then((m) => scope?.active && scope.run(m.usePresenceReport))
+    },
+    { immediate: true },
+  )
   // Another data source: its songs are not the queue's (docs/renderer.md, "Switching data sources").
   const auth = useAuthStore()
   const stopSourceWatch = watch(
@@ -66,6 +77,7 @@ export function usePlayerStartup() {
   onMounted(() => void player.init())
   onScopeDispose(() => {
     stopRecorder()
+    stopPresence()
     stopSourceWatch()
     stopWatch()
     stopMedia()
