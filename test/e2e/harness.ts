@@ -30,6 +30,8 @@ import { MEDIA_SCHEME } from '@shared/player/media-url'
 export interface StartAppOptions {
   /** LRCLIB for the core (a fake's address; where its lyrics are kept). */
   lrclib?: CoreDeps['lrclib']
+  /** Discord Rich Presence for the core (a connection to a fake Discord; its own timers). */
+  discord?: CoreDeps['discord']
   /** Use this data source instead of starting the reference server. */
   sourceUrl?: string
   /** Songs in the reference server's demo catalogue. */
@@ -209,6 +211,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       mediaDir,
       fetch: options.fetch,
       lrclib: options.lrclib,
+      discord: options.discord,
       copyText: (text) => void copied.push(text),
       openExternal: (url) => void openedUrls.push(url),
     })
