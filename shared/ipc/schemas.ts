@@ -20,13 +20,7 @@ import {
   historyPrivateArgs,
   listenSchema,
 } from './history-schemas'
-import type { DiscordStatus, LrclibAnswer, LrclibLyrics } from './discord-lrclib'
-import {
-  lrclibChooseArgs,
-  lrclibHideArgs,
-  lrclibSongSchema,
-  nowPlayingSchema,
-} from './discord-lrclib-schemas'
+import { discordLrclibChannels } from './discord-lrclib-schemas'
 import type {
   AlbumDetail,
   AppInfo,
@@ -386,15 +380,5 @@ export const invokeChannels = {
   'history:import': channel<HistoryImportResult>().args(historyImportArgs),
   /** The song ids of one source heard since a time (autoplay leaves them out). */
   'history:heard-since': channel<string[]>().args(historyHeardSinceArgs),
-  /** What is playing, for Discord Rich Presence (nothing goes to the data source). */
-  'presence:report': channel<void>().args(nowPlayingSchema),
-  'discord:status': channel<DiscordStatus>().args(none),
-  /** The song's LRCLIB lyrics: the kept copy, else asked of LRCLIB (when the setting is on). */
-  'lrclib:lookup': channel<LrclibAnswer>().args(lrclibSongSchema),
-  /** LRCLIB's search results for the song, to pick another. */
-  'lrclib:results': channel<LrclibLyrics[]>().args(lrclibSongSchema),
-  /** Keeps another of the search results for the song. */
-  'lrclib:choose': channel<LrclibAnswer>().args(lrclibChooseArgs),
-  /** Hides (or shows again) the song's LRCLIB lyrics. */
-  'lrclib:hide': channel<LrclibAnswer>().args(lrclibHideArgs),
+  ...discordLrclibChannels,
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

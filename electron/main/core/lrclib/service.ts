@@ -37,13 +37,11 @@ export function createLrclibService(deps: {
     kept.lyrics ? { status: 'found', lyrics: kept.lyrics, hidden: kept.hidden } : { status: 'none' }
 
   async function keep(key: string, kept: KeptLyrics): Promise<LrclibAnswer> {
-    await deps.keep
-      .write(key, kept)
-      .catch((error: unknown) =>
-        deps.log.warn('lrclib: could not keep the lyrics', {
-          error: String((error as Error)?.message ?? error),
-        }),
-      )
+    await deps.keep.write(key, kept).catch((error: unknown) =>
+      deps.log.warn('lrclib: could not keep the lyrics', {
+        error: String((error as Error)?.message ?? error),
+      }),
+    )
     return answer(kept)
   }
 
