@@ -155,6 +155,22 @@ describe('lyrics from LRCLIB against a fake LRCLIB', () => {
     expect(dir).toBeTruthy()
   })
 
+  it('asks LRCLIB nothing during a private session; the kept lyrics still show', async () => {
+    const { server, value } = await setup([lrclibRecord({ id: 1 })])
+    expect(found(await value<LrclibAnswer>('lrclib:lookup', SONG)).lyrics.id).toBe(1)
+    expect(server.requests).toHaveLength(1)
+    await value('history:set-private', { on: true })
+    expect(found(await value<LrclibAnswer>('lrclib:lookup', SONG)).lyrics.id).toBe(1)
+    expect(await value<LrclibAnswer>('lrclib:lookup', { ...SONG, songId: 8 })).toEqual({
+      status: 'unavailable',
+    })
+    expect(await value<LrclibLyrics[]>('lrclib:results', SONG)).toEqual([])
+    expect(server.requests).toHaveLength(1)
+    await value('history:set-private', { on: false })
+    expect(found(await value<LrclibAnswer>('lrclib:lookup', { ...SONG, songId: 8 })).lyrics.id).toBe(1)
+    expect(server.requests).toHaveLength(2)
+  })
+
   it('lists the search results to pick another, keeps the pick, and hides them for this song', async () => {
     const records = [
       lrclibRecord({ id: 1 }),

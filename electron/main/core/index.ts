@@ -215,6 +215,7 @@ export function createCore(deps: CoreDeps): Core {
     settings,
     fetch: deps.fetch,
     version: deps.appInfo.version,
+    privateSession,
     now,
     log: log('lrclib'),
   })

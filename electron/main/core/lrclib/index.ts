@@ -24,12 +24,13 @@ export interface LrclibOptions {
   maxBytes?: number
 }
 
-/** Lyrics from LRCLIB in the core: asked only while the `lrclib` setting is `on`. */
+/** Lyrics from LRCLIB in the core: asked only while the `lrclib` setting is `on` and no private session runs. */
 export function createLrclib(deps: {
   options?: LrclibOptions
   settings: SettingsService
   fetch?: typeof fetch
   version: string
+  privateSession: () => boolean
   now: () => number
   log: Logger
 }) {
@@ -43,6 +44,7 @@ export function createLrclib(deps: {
     }),
     keep: createLyricsKeep(deps.options?.dir),
     enabled: () => deps.settings.get().lrclib === 'on',
+    privateSession: deps.privateSession,
     now: deps.now,
     log: deps.log,
   })

@@ -28,6 +28,8 @@ export function createLrclibService(deps: {
   client: LrclibClient
   keep: LyricsKeep
   enabled: () => boolean
+  /** A private session: nothing is asked of LRCLIB (the kept copies still show). */
+  privateSession: () => boolean
   now: () => number
   log: Logger
 }) {
@@ -81,6 +83,7 @@ export function createLrclibService(deps: {
       const key = keyOf(song)
       const kept = await deps.keep.read(key)
       if (kept && (kept.lyrics || deps.now() - kept.at < LRCLIB_NONE_RETRY_MS)) return answer(kept)
+      if (deps.privateSession()) return kept ? answer(kept) : { status: 'unavailable' }
       try {
         const found = await find(song)
         return await keep(key, { lyrics: found, hidden: false, at: deps.now() })
@@ -91,11 +94,12 @@ export function createLrclibService(deps: {
     },
     /** The search results for "pick another" (synced first, those of about the song's length first). */
     async results(song: LrclibSong): Promise<LrclibLyrics[]> {
-      if (!deps.enabled()) return []
+      if (!deps.enabled() || deps.privateSession()) return []
       return search(song)
     },
     async choose(song: LrclibSong, id: number): Promise<LrclibAnswer> {
       if (!deps.enabled()) return { status: 'off' }
+      if (deps.privateSession()) return { status: 'unavailable' }
       const picked = searches.get(keyOf(song))?.find((l) => l.id === id) ?? (await deps.client.byId(id))
       if (!picked) return { status: 'none' }
       return keep(keyOf(song), { lyrics: picked, hidden: false, at: deps.now() })
