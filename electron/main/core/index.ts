@@ -199,24 +199,13 @@ export function createCore(deps: CoreDeps): Core {
 
   const history = createHistory({ path: deps.historyPath, events, timers, log: log('history') })
   // Discord Rich Presence and LRCLIB lyrics: off until turned on; paused by a private session.
-  const now = deps.now ?? Date.now
   const privateSession = () => history.service.state().private
-  const discord = createDiscord({
-    options: deps.discord,
-    settings,
-    events,
-    privateSession,
-    timers,
-    now,
-    log: log('discord'),
-  })
+  const both = { settings, events, privateSession, timers, now: deps.now ?? Date.now, fetch: deps.fetch }
+  const discord = createDiscord({ ...both, options: deps.discord, log: log('discord') })
   const lrclib = createLrclib({
+    ...both,
     options: deps.lrclib,
-    settings,
-    fetch: deps.fetch,
     version: deps.appInfo.version,
-    privateSession,
-    now,
     log: log('lrclib'),
   })
 
