@@ -100,6 +100,13 @@ export const settingsSchema = z.object({
   qrPollIntervalMs: z.number().int().min(3000).max(5000),
   /** Global shortcuts (Settings → Keyboard shortcuts), registered by main. */
   shortcuts: shortcutsSchema,
+  /** Discord Rich Presence ("Listening to" the song playing); off until the person turns it on. */
+  discordPresence: z.boolean(),
+  /**
+   * Lyrics from LRCLIB for songs whose source has none (or only plain text): off until the person turns it
+   * on; `unasked` until the lyrics view has offered it once.
+   */
+  lrclib: z.enum(['unasked', 'on', 'off']),
 })
 /** A partial update from the renderer; `version` is main's business. */
 export const settingsPatchSchema = settingsSchema

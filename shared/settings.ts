@@ -43,6 +43,8 @@ export const DEFAULT_SETTINGS: Settings = {
   mediaCacheMaxMiB: 2048,
   qrPollIntervalMs: 3000,
   shortcuts: { ...DEFAULT_SHORTCUTS },
+  discordPresence: false,
+  lrclib: 'unasked',
 }
 
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>

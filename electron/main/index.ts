@@ -199,6 +199,11 @@ async function start() {
     historyPath: join(app.getPath('userData'), 'history.sqlite'),
     scrobblePath: join(app.getPath('userData'), 'scrobble-queue.sqlite'),
     lastfm: lastfmKeys(),
+    // The project's Discord application id, set at build time (MAIN_VITE_DISCORD_APP_ID; docs/integrations-discord-lrclib.md).
+    discord: {
+      appId: import.meta.env.MAIN_VITE_DISCORD_APP_ID,
+    },
+    lrclib: { dir: join(app.getPath('userData'), 'lrclib') },
     randomInt: (max) => randomInt(max),
     isTrustedSender: isAppUrl,
     appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform },

@@ -6,6 +6,7 @@ import type { DownloadsSummary, OfflineAvailability, OfflineState } from './offl
 import type { HistoryState } from './history'
 import type { ShortcutsState } from '../global-shortcuts'
 import type { ScrobbleState } from './scrobble'
+import type { DiscordStatus } from './discord-lrclib'
 import type { ChannelSpec, invokeChannels, playerSessionSchema, playerStateSchema } from './schemas'
 import type { InvokeChannel } from './models'
 import type {
@@ -69,6 +70,8 @@ export interface EventMap {
   'shortcuts:changed': ShortcutsState
   /** A scrobbling service was connected or disconnected, its queue moved, or its status changed. */
   'scrobble:changed': ScrobbleState
+  /** Discord Rich Presence's connection changed (Settings shows it as a status line). */
+  'discord:changed': DiscordStatus
 }
 export type EventName = keyof EventMap
 /** One entry per event: an event added to `EventMap` and not here (or here and not there) fails the typecheck. */
@@ -90,6 +93,7 @@ const EVENTS = {
   'history:changed': true,
   'shortcuts:changed': true,
   'scrobble:changed': true,
+  'discord:changed': true,
 } as const satisfies Record<EventName, true>
 export const EVENT_NAMES: readonly EventName[] = Object.keys(EVENTS) as EventName[]
 

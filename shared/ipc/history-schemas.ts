@@ -1,7 +1,10 @@
 import { z } from 'zod'
 import { HISTORY_IMPORT_MAX_CHARS, HISTORY_PAGE_MAX } from './history'
+import type { HistoryImportResult, HistoryPage, HistoryState } from './history'
+import type { CollectionFile } from './models'
+import { channel, none } from './channel-spec'
 
-/** The `history:*` channels' argument schemas (main only). */
+/** The `history:*` channels and their argument schemas (main only), spread into `invokeChannels`. */
 
 const text = (max: number) => z.string().max(max)
 
@@ -42,3 +45,18 @@ export const historyPrivateArgs = z.object({ on: z.boolean() }).strict()
 export const historyHeardSinceArgs = z
   .object({ since: z.number().int().min(0), sourceId: z.string().min(1).max(100) })
   .strict()
+
+export const historyChannels = {
+  /** A listen the renderer counted by the listen rule; false when not kept (private session, placeholder). */
+  'history:record': channel<boolean>().args(listenSchema),
+  'history:page': channel<HistoryPage>().args(historyPageArgs),
+  'history:state': channel<HistoryState>().args(none),
+  'history:set-private': channel<HistoryState>().args(historyPrivateArgs),
+  'history:clear': channel<void>().args(none),
+  /** History as ListenBrainz JSON (an `import` submission body). */
+  'history:export': channel<CollectionFile>().args(none),
+  /** A ListenBrainz JSON export read back: all of it, or nothing with the reason. */
+  'history:import': channel<HistoryImportResult>().args(historyImportArgs),
+  /** The song ids of one source heard since a time (autoplay leaves them out). */
+  'history:heard-since': channel<string[]>().args(historyHeardSinceArgs),
+}

@@ -369,6 +369,12 @@ export const INVOKE_CHANNELS = [
   'scrobble:lastfm-finish',
   'scrobble:disconnect',
   'scrobble:now-playing',
+  'presence:report',
+  'discord:status',
+  'lrclib:lookup',
+  'lrclib:results',
+  'lrclib:choose',
+  'lrclib:hide',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

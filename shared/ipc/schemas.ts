@@ -12,16 +12,11 @@ import type {
   OfflineAvailability,
   OfflineState,
 } from './offline'
-import type { HistoryImportResult, HistoryPage, HistoryState } from './history'
 import type { ShortcutsState } from '../global-shortcuts'
-import {
-  historyHeardSinceArgs,
-  historyImportArgs,
-  historyPageArgs,
-  historyPrivateArgs,
-  listenSchema,
-} from './history-schemas'
+import { historyChannels } from './history-schemas'
+import { channel, none, type ChannelSpec } from './channel-spec'
 import { scrobbleChannels } from './scrobble-schemas'
+import { discordLrclibChannels } from './discord-lrclib-schemas'
 import type {
   AlbumDetail,
   AppInfo,
@@ -49,17 +44,7 @@ import type {
  * preload and the renderer never load zod for the contract.
  */
 
-/** A channel spec: the schema for its one argument and (type only) its result. */
-export interface ChannelSpec<A extends z.ZodType, R> {
-  args: A
-  /** Phantom: never read at run time. */
-  result?: R
-}
-const channel = <R>() => ({
-  args: <A extends z.ZodType>(args: A): ChannelSpec<A, R> => ({ args }),
-})
-
-const none = z.undefined()
+export type { ChannelSpec }
 const limitArgs = (max: number) =>
   z
     .object({ limit: z.number().int().min(1).max(max).optional() })
@@ -390,22 +375,12 @@ export const invokeChannels = {
   'offline:state': channel<OfflineState>().args(none),
   /** Ask the data source at once whether it is back (the network came back, "Try again"). */
   'offline:check': channel<OfflineState>().args(none),
-  /** A listen the renderer counted by the listen rule; false when not kept (private session, placeholder). */
-  'history:record': channel<boolean>().args(listenSchema),
-  'history:page': channel<HistoryPage>().args(historyPageArgs),
-  'history:state': channel<HistoryState>().args(none),
-  'history:set-private': channel<HistoryState>().args(historyPrivateArgs),
-  'history:clear': channel<void>().args(none),
-  /** History as ListenBrainz JSON (an `import` submission body). */
-  'history:export': channel<CollectionFile>().args(none),
-  /** A ListenBrainz JSON export read back: all of it, or nothing with the reason. */
-  'history:import': channel<HistoryImportResult>().args(historyImportArgs),
-  /** The song ids of one source heard since a time (autoplay leaves them out). */
-  'history:heard-since': channel<string[]>().args(historyHeardSinceArgs),
+  ...historyChannels,
   /** Which global shortcuts are registered, held by another application (`taken`), or not set. */
   'shortcuts:state': channel<ShortcutsState>().args(none),
   /** Registers the taken ones again (the other application may have let them go). */
   'shortcuts:retry': channel<ShortcutsState>().args(none),
   // Scrobbling (ListenBrainz, Last.fm): no token or session key ever comes back to the renderer.
   ...scrobbleChannels,
+  ...discordLrclibChannels,
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { channel, none } from './channel-spec'
 import type {
   LastfmBeginResult,
   LastfmFinishResult,
@@ -38,21 +39,15 @@ export const listenBrainzConnectArgs = z
 
 export const scrobbleServiceArgs = z.object({ service: z.enum(['listenbrainz', 'lastfm']) }).strict()
 
-/** A channel spec (`ChannelSpec` in `./schemas`): the argument schema and, as a type only, the result. */
-const spec =
-  <R>() =>
-  <A extends z.ZodType>(args: A): { args: A; result?: R } => ({ args })
-const none = z.undefined()
-
 export const scrobbleChannels = {
-  'scrobble:state': spec<ScrobbleState>()(none),
+  'scrobble:state': channel<ScrobbleState>().args(none),
   /** Checks the token with the server; kept (sealed in main) only when valid. */
-  'scrobble:connect-listenbrainz': spec<ListenBrainzConnectResult>()(listenBrainzConnectArgs),
+  'scrobble:connect-listenbrainz': channel<ListenBrainzConnectResult>().args(listenBrainzConnectArgs),
   /** Last.fm's desktop sign-in: a token, and its allow page opened in the browser. */
-  'scrobble:lastfm-begin': spec<LastfmBeginResult>()(none),
+  'scrobble:lastfm-begin': channel<LastfmBeginResult>().args(none),
   /** Once the person allowed Cadence: the session key (kept sealed in main). */
-  'scrobble:lastfm-finish': spec<LastfmFinishResult>()(none),
-  'scrobble:disconnect': spec<ScrobbleState>()(scrobbleServiceArgs),
+  'scrobble:lastfm-finish': channel<LastfmFinishResult>().args(none),
+  'scrobble:disconnect': channel<ScrobbleState>().args(scrobbleServiceArgs),
   /** A song started playing ("now playing" to each connected service; nothing in a private session). */
-  'scrobble:now-playing': spec<void>()(nowPlayingSchema),
+  'scrobble:now-playing': channel<void>().args(nowPlayingSchema),
 }

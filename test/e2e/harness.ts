@@ -6,7 +6,7 @@ import { chromium } from 'playwright-core'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { build } from 'vite'
 import { createCore, createMemoryStore } from '@main/core'
-import type { Core, SecretCipher } from '@main/core'
+import type { Core, CoreDeps, SecretCipher } from '@main/core'
 import type { ListenPorts } from '@main/core/listen'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
@@ -28,6 +28,10 @@ import { MEDIA_SCHEME } from '@shared/player/media-url'
  */
 
 export interface StartAppOptions {
+  /** LRCLIB for the core (a fake's address; where its lyrics are kept). */
+  lrclib?: CoreDeps['lrclib']
+  /** Discord Rich Presence for the core (a connection to a fake Discord; its own timers). */
+  discord?: CoreDeps['discord']
   /** Use this data source instead of starting the reference server. */
   sourceUrl?: string
   /** Songs in the reference server's demo catalogue. */
@@ -206,6 +210,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       listen: options.listen,
       mediaDir,
       fetch: options.fetch,
+      lrclib: options.lrclib,
+      discord: options.discord,
       copyText: (text) => void copied.push(text),
       openExternal: (url) => void openedUrls.push(url),
     })

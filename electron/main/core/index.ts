@@ -16,7 +16,7 @@ import { keepLikesInStep, wireLikes } from './likes/wire'
 import { createListen } from './listen'
 import { createHistory } from './history'
 import { createShortcuts } from './shortcuts'
-import { createScrobble } from './scrobble'
+import { createIntegrations } from './integrations'
 import { wireMedia } from './media/wire'
 import { createPlayerHandlers, legacySessionKey } from './player/handlers'
 import { createQuitSave } from './player/quit'
@@ -199,8 +199,15 @@ export function createCore(deps: CoreDeps): Core {
   settings.onChange(() => updates.settingChanged())
 
   const history = createHistory({ path: deps.historyPath, events, timers, log: log('history') })
-  // ListenBrainz and Last.fm: a listen the history kept goes to the services turned on.
-  const scrobble = createScrobble({ ...deps, vault, events, timers, log, history: history.service })
+  // ListenBrainz, Last.fm, Discord and LRCLIB: off until turned on; paused by a private session.
+  const integrations = createIntegrations(deps, {
+    vault,
+    events,
+    timers,
+    log,
+    settings,
+    history: history.service,
+  })
 
   const players = createPlayerHandlers({
     call,
@@ -295,7 +302,7 @@ export function createCore(deps: CoreDeps): Core {
     ...offline.handlers,
     ...history.handlers,
     ...shortcuts.handlers,
-    ...scrobble.handlers,
+    ...integrations.handlers,
     // Offline, a song on disk resolves without the source; one that is not is skipped with the reason.
     'player:resolve': offline.wrapResolve(players['player:resolve']),
   }
@@ -361,7 +368,7 @@ export function createCore(deps: CoreDeps): Core {
     offline,
     history: history.service,
     shortcuts,
-    scrobble: scrobble.service,
+    scrobble: integrations.scrobble,
     async dispose() {
       shortcuts.dispose()
       auth.dispose()
@@ -369,7 +376,7 @@ export function createCore(deps: CoreDeps): Core {
       const closing = offline.dispose()
       net.dispose()
       history.service.dispose()
-      scrobble.service.dispose()
+      integrations.dispose()
       await closing
     },
   }
@@ -379,26 +386,4 @@ export type { ConfirmPort, ConfirmRequest, KeyValueStore, SecretCipher, Timers, 
 export { createMemoryStore } from './ports'
 
 // ---- the core's one face: everything the glue uses comes from here ----
-export { isAppUrlFor } from './app/app-url'
-export { LOGIN_WINDOW_CONTENT, loadWindowState, saveWindowState } from './app/window-state'
-export type { Rect, WindowState } from './app/window-state'
-export { createConsoleLogger } from './log'
-export type { Logger, LoggerFactory } from './log'
-export { realTimers } from './ports'
-export { superviseDataSource } from './sources/supervisor'
-export { reachableAddresses } from './sources/phone-access'
-export type { BuiltinLaunch, BuiltinSpawner } from './sources/phone-access'
-export { buildTrayMenu, trayTooltip } from './tray/menu'
-export type { TrayAction } from './tray/menu'
-export type { IpcRouter } from './ipc/router'
-export type { LastfmKeys } from './scrobble'
-export type { EventHub } from './events'
-export type { ListenPorts } from './listen'
-export type { ShortcutPort } from './shortcuts'
-export { UpdateDownloadError } from './updates'
-export { channelFile, readYamlMapping } from './updates'
-export type { UpdaterPort, UpdateFeed, UpdateMetadata } from './updates'
-export type { MediaHandler, MediaRequest, MediaSource } from './media'
-export { createTaskbar, desktopAction } from './taskbar'
-export type { TaskbarPorts } from './taskbar'
-export type { TrayMenuItem } from './tray/menu'
+export * from './face'

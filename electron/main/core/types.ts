@@ -1,3 +1,5 @@
+import type { DiscordDeps } from './discord'
+import type { LrclibOptions } from './lrclib'
 import type {
   AppInfo,
   AuthState,
@@ -113,6 +115,10 @@ export interface CoreDeps {
   lastfm?: LastfmKeys
   /** The first wait before a failed scrobble is sent again (default 30 s; tests shorten it). */
   scrobbleRetryMs?: number
+  /** Discord Rich Presence: the application id (built in) and, in tests, the connection to the fake. */
+  discord?: DiscordDeps
+  /** LRCLIB: where its lyrics are kept (the app: `<userData>/lrclib`) and, in tests, the fake's address. */
+  lrclib?: LrclibOptions
 }
 
 /**

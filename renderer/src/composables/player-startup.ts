@@ -54,11 +54,23 @@ export function usePlayerStartup() {
     },
     { immediate: true },
   )
+  // Discord Rich Presence: the reports start (a lazy chunk) the first time the setting is on.
+  let presence = false
+  const stopPresence = watch(
+    () => settings.settings.discordPresence,
+    (on) => {
+      if (!on || presence) return
+      presence = true
+      void import('./presence-report').then((m) => scope?.active && scope.run(m.usePresenceReport))
+    },
+    { immediate: true },
+  )
   // Another data source becoming active leaves the queue as it is: each song plays from its own source
   // (docs/renderer.md, "Switching data sources").
   onMounted(() => void player.init())
   onScopeDispose(() => {
     stopRecorder()
+    stopPresence()
     stopWatch()
     stopMedia()
   })

@@ -3,6 +3,7 @@ import { computed, ref, shallowRef, watch } from 'vue'
 import { buildLyrics, findLineIndex } from '@shared/lyrics'
 import type { Lyrics } from '@shared/lyrics'
 import { usePlayerStore } from '@renderer/stores/player'
+import { useLrclibStore } from '@renderer/stores/lrclib'
 
 /** One press of "earlier" / "later" moves the lyrics by this much. */
 export const OFFSET_STEP_MS = 500
@@ -29,11 +30,13 @@ function loadOffsets(): Record<string, number> {
  */
 export const useLyricsStore = defineStore('lyrics', () => {
   const player = usePlayerStore()
+  const lrclib = useLrclibStore()
 
-  /** Rebuilt only when the resolved song changes, not on every queue edit. */
+  /** Rebuilt only when the resolved song changes, not on every queue edit. LRCLIB's where the source has none. */
   const lyrics = computed<Lyrics>(() => {
     const lyric = player.detail?.meta?.lyric
-    return lyric ? buildLyrics(lyric) : NO_LYRICS
+    const own = lyric ? buildLyrics(lyric) : NO_LYRICS
+    return own.lines.length === 0 && lrclib.lyric ? buildLyrics(lrclib.lyric) : own
   })
   const lines = computed(() => lyrics.value.lines)
   const status = computed<'none' | 'loading' | 'ready' | 'empty'>(() => {

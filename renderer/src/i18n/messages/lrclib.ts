@@ -1,0 +1,43 @@
+export default {
+  en: {
+    offer: 'Look up lyrics on LRCLIB?',
+    offerHint:
+      'LRCLIB is a free lyrics library. Cadence sends it the song’s title, artists, album and length.',
+    turnOn: 'Turn on',
+    noThanks: 'No thanks',
+    from: 'Lyrics from LRCLIB',
+    pickAnother: 'Pick another',
+    hide: 'Hide',
+    hidden: 'Lyrics from LRCLIB are hidden for this song.',
+    show: 'Show them',
+    results: 'Lyrics on LRCLIB for this song',
+    noResults: 'LRCLIB has no other lyrics for this song.',
+    cancel: 'Cancel',
+    kind: { synced: 'synced', plain: 'plain text', instrumental: 'instrumental' },
+    instrumental: 'LRCLIB lists this song as instrumental.',
+    settingsTitle: 'Lyrics from LRCLIB',
+    toggle: 'Look up lyrics on LRCLIB',
+    toggleHint:
+      'For songs whose source has no lyrics, or only plain text: the title, artists, album and length go to lrclib.net. Lyrics found are kept with the song for offline use.',
+  },
+  'zh-CN': {
+    offer: '在 LRCLIB 上查找歌词？',
+    offerHint: 'LRCLIB 是免费的歌词库。Cadence 会向它发送歌名、歌手、专辑和时长。',
+    turnOn: '开启',
+    noThanks: '不用了',
+    from: '歌词来自 LRCLIB',
+    pickAnother: '换一个',
+    hide: '隐藏',
+    hidden: '已隐藏这首歌来自 LRCLIB 的歌词。',
+    show: '显示',
+    results: 'LRCLIB 上这首歌的歌词',
+    noResults: 'LRCLIB 上没有这首歌的其他歌词。',
+    cancel: '取消',
+    kind: { synced: '逐行同步', plain: '纯文本', instrumental: '纯音乐' },
+    instrumental: 'LRCLIB 将这首歌标为纯音乐。',
+    settingsTitle: '来自 LRCLIB 的歌词',
+    toggle: '在 LRCLIB 上查找歌词',
+    toggleHint:
+      '用于来源没有歌词或只有纯文本歌词的歌曲：歌名、歌手、专辑和时长会发送到 lrclib.net。找到的歌词随歌曲保存，离线也可用。',
+  },
+}
