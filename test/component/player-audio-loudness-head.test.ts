@@ -83,7 +83,7 @@ describe('the loudness analysis', () => {
       createContext: () => context as unknown as AudioContext,
       loudnessTarget: () => '-14',
     })
-    output.src = SONG
+    output.load(SONG)
     await output.play()
     await expect.poll(() => sent.some((message) => message.type === 'end'), { timeout: 5000 }).toBe(true)
     // Measured from the same layout the player read: the whole song.

@@ -72,3 +72,19 @@ describe('MP3 and AAC albums ripped gaplessly play without a gap', () => {
     }, 120_000)
   }
 })
+
+/** What `pages/gapless-page.ts` answers. */
+interface Rendered {
+  ends: number[]
+  amplitude: number
+  middleOff: number
+  boundaries: Array<{ at: number; stepMs: number; largestOff: number; quietest: number }>
+}
+
+declare global {
+  interface Window {
+    gapless: {
+      renderGapless(urls: readonly string[], rate: number, hz: number, seconds: number): Promise<Rendered>
+    }
+  }
+}

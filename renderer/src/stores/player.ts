@@ -19,7 +19,7 @@ import { toCadenceError } from '@renderer/services/cadence-error'
  * The player as views see it: one place for the actions (play, queue edits, seek, like) and the state to
  * show. It composes the parts that each do one job (docs/playback.md): the queue (`stores/queue`), the
  * playback engine (`services/player/engine`: the output, resolving, recovery), the session
- * (`services/player/session`: save and restore); media integration (`services/player/media`) drives it
+ * (`services/player/session`: save and restore); media integration (`services/player/media-session`) drives it
  * from outside.
  */
 
@@ -81,7 +81,7 @@ export const usePlayerStore = defineStore('player', () => {
     ready: ensureSettings,
     notify,
     playableOffline: (song) => (offline.state.offline ? !!offline.availability(song) : undefined),
-    createAudio: sound.createAudio,
+    createOutput: sound.createOutput,
     onProgress: (reason) => session.onProgress(reason),
   })
   const { playing, status, positionMs, durationMs, volume, muted, speed, error, detail, clockChanges } =

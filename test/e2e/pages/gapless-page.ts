@@ -37,7 +37,7 @@ function fit(samples: Float32Array, rate: number, hz: number, from: number, to: 
  * largest difference from the continued sine around each boundary and in the middle of the first song,
  * and the quietest period of the sine around each boundary (its level against the sine's: a gap is 0).
  */
-export async function renderGapless(urls: string[], rate: number, hz: number, seconds: number) {
+export async function renderGapless(urls: readonly string[], rate: number, hz: number, seconds: number) {
   const context = new OfflineAudioContext(1, Math.ceil(seconds * rate), rate)
   const load = createLoad({})
   const ends: number[] = []

@@ -2,10 +2,10 @@ import type { LoudnessTarget } from '@shared/audio/gain'
 import type { EqualiserSettings } from './equaliser'
 import type { SongPair } from './gapless'
 import type { GraphOptions } from './graph'
-import type { PlayerAudio } from './player-audio'
+import type { PlayerOutput } from './player-output'
 import type { SinkResult } from './sink'
 
-/** What the Web Audio output (`output.ts`) is made with, and what it offers beyond the element's members. */
+/** What the Web Audio output (`output.ts`) is made with, and what it offers beyond the typed output. */
 
 export interface OutputOptions extends GraphOptions {
   /** Fetches a range of a media address (default: `fetch`, which Electron allows on the privileged scheme). */
@@ -16,14 +16,12 @@ export interface OutputOptions extends GraphOptions {
   crossfadeSeconds?: () => number
 }
 
-export type WebAudioOutput = PlayerAudio & {
+export type WebAudioOutput = PlayerOutput & {
   /**
    * The song that follows the current one when it ends: opened ahead and started on its last frame, or
    * crossfaded in. `songs` (album ids, track numbers) decides whether a crossfade applies.
    */
   prepare(url: string | undefined, songs?: SongPair): void
-  /** Speed, 0.5–2×, the pitch kept. */
-  playbackRate: number
   readonly context: AudioContext
   /** The equaliser's settings changed: heard at once, the music goes on. */
   setEqualiser(settings: EqualiserSettings | undefined): void

@@ -1,4 +1,4 @@
-import { createElementFace, createFace } from './facade'
+import { createFace, createOutputFace } from './facade'
 import { planFade } from './fades'
 import { createGainStage } from './gain-stage'
 import type { SongPair } from './gapless'
@@ -8,12 +8,14 @@ import { createNextSong } from './next-song'
 import { frameAfter, START_LEAD_SECONDS, Track } from './track'
 import { clampSpeed } from '@shared/settings'
 import type { OutputOptions, WebAudioOutput } from './output-types'
+import type { OutputError } from './player-output'
 
 export type { OutputOptions, WebAudioOutput } from './output-types'
 
 /**
- * The Web Audio output: what the engine drives with the members and events of an `<audio>` element, so
- * the engine's decisions (resolving, skipping, recovery, sessions) do not depend on the output.
+ * The Web Audio output: what the engine drives (the typed output of `player-output.ts`: load, play,
+ * pause, seek, volume, speed, and events named as an element's), so the engine's decisions
+ * (resolving, skipping, recovery, sessions) do not depend on the output.
  *
  * - Songs are streamed from main's media scheme with `fetch` + Range in chunks, decoded here (WAV; FLAC,
  *   MP3 and AAC in MP4 by WebCodecs, `codec-source.ts`) and resampled to the context's rate with the
@@ -49,7 +51,7 @@ export type { OutputOptions, WebAudioOutput } from './output-types'
  * `pcm-source.ts`, `stretch.ts` and `clock-map.ts`), `next-song.ts` (the following song: gapless or
  * crossfaded, and the one playing out), `media-load.ts` (ranged fetches of the media scheme), `graph.ts`
  * (context, transport fades, volume, limiter, with `equaliser-stage.ts` and `sink.ts`), `gain-stage.ts`
- * (loudness gain) and `facade.ts` (the element-like members, events, hidden element).
+ * (loudness gain) and `facade.ts` (the typed output's members and events, hidden element).
  */
 
 const TICK_MS = 250
@@ -72,7 +74,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
   let ended = false
   /** Where a paused or unstarted song will start (s). */
   let pendingPosition = 0
-  let error: MediaError | null = null
+  let error: OutputError | null = null
   let volume = 1
   let muted = false
   let generation = 0
@@ -108,7 +110,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     track.failed = true
     const code = failure instanceof MediaFailure ? failure.code : 2
     const message = String((failure as Error)?.message ?? failure)
-    error = { code, message, cutShort } as MediaError & { cutShort: boolean }
+    error = { code, message, cutShort }
     paused = true
     stopTicker()
     emit('error')
@@ -320,7 +322,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     track.changeSpeed(speed, SPEED_LEAD_SECONDS).catch((failure) => fail(track, failure))
   }
 
-  const output = createElementFace(face, {
+  const output = createOutputFace(face, {
     src: () => src,
     setSource,
     currentTime: () => {
@@ -370,5 +372,5 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
   Object.defineProperty(face.face, 'sinkId', {
     get: () => (nodes.context as { sinkId?: unknown } | undefined)?.sinkId ?? '',
   })
-  return output as unknown as WebAudioOutput
+  return output satisfies WebAudioOutput
 }
