@@ -1,7 +1,7 @@
 import { planCrossfade } from './crossfade'
 import { PREPARE_AHEAD_SECONDS, shouldPrepareNext } from './gapless'
 import type { SongPair } from './gapless'
-import { frameAfter } from './track'
+import { frameAfter } from './renderings'
 import type { Track } from './track'
 
 /**

@@ -11,8 +11,6 @@ import { createStretcher, FRAME_SECONDS, TOLERANCE_SECONDS } from './stretch'
 import type { Stretcher } from './stretch'
 import { prepareChunk } from './chunk-prep'
 
-export { frameAfter, SPEED_SWITCH_SECONDS } from './renderings'
-
 /**
  * One song on the audio clock (the Web Audio output's, `output.ts`): its start, seek and speed state and
  * its read-ahead. Its stages: `open-song.ts` (the codec from the first bytes: WAV, FLAC, MP3, AAC, or a
