@@ -75,7 +75,7 @@ function setup(slowIds: number[]) {
     quality: () => 'exhigh',
     ready: () => Promise.resolve(),
     notify: (notice) => notices.push(notice),
-    createAudio: createFakeAudio,
+    createOutput: createFakeAudio,
   })
   return { engine, queue, notices, asked }
 }

@@ -9,7 +9,7 @@ import { usePlayerStore } from '@renderer/stores/player'
 import { useSettingsStore } from '@renderer/stores/settings'
 import { useWindowModeStore } from '@renderer/stores/window-mode'
 import { useDesktopLyricsFeed } from '@renderer/composables/desktop-lyrics-feed'
-import { startMediaIntegration } from '@renderer/services/player/media'
+import { startMediaIntegration } from '@renderer/services/player/media-session'
 import DesktopLyricsApp from '@renderer/components/desktop-lyrics/DesktopLyricsApp.vue'
 import MiniPlayer from '@renderer/components/mini-player/MiniPlayer.vue'
 import SettingsListening from '@renderer/components/settings/SettingsListening.vue'
@@ -28,7 +28,7 @@ const PNG = 'data:image/png;base64,iVBORw0KGgo='
 vi.mock('@renderer/services/cover-image', () => ({ coverPng: async () => PNG }))
 vi.mock('@renderer/services/player/engine', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@renderer/services/player/engine')>()),
-  createAudioElement: (await import('./player-fakes')).createFakeAudio,
+  createPlayerOutput: (await import('./player-fakes')).createFakeAudio,
 }))
 
 const LYRIC = {

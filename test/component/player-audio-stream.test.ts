@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createResampler } from '@renderer/services/player/audio/resample'
-import { decodeFrames, frameRange, parseWavHeader } from '@renderer/services/player/audio/wav'
+import { decodeFrames, frameRange, parseWavHeader } from '@shared/audio/codec/wav'
 import { wavSource } from '@renderer/services/player/audio/pcm-source'
 
 /** A 16-bit PCM WAV file as the demo data source writes it. */

@@ -1,33 +1,51 @@
 import { vi } from 'vitest'
 import { songSchema } from '@shared/api/models'
 import type { Song } from '@shared/api/models'
-import type { PlayerAudio } from '@renderer/services/player/engine'
+import type { PlayerOutput } from '@renderer/services/player/engine'
+import type { OutputError, OutputEvent } from '@renderer/services/player/audio/player-output'
 
 /**
- * Test doubles for the player: an audio element that "plays" on command (happy-dom's does not), and
- * songs shaped like the data source's.
+ * Test doubles for the player: an output that "plays" on command (the typed output the engine drives,
+ * `PlayerOutput`), and songs shaped like the data source's.
  */
-export class FakeAudio extends EventTarget {
+export class FakeAudio extends EventTarget implements PlayerOutput {
   src = ''
   duration = Number.NaN
   paused = true
   volume = 1
   muted = false
-  playbackRate = 1
-  defaultPlaybackRate = 1
-  readyState = 0
-  error: MediaError | null = null
+  speed = 1
+  error: OutputError | null = null
   private time = 0
   /** Set to make the next play() reject with this DOMException name. */
   rejectPlay?: string
 
+  get position() {
+    return this.time
+  }
+  /** The position, as the tests read it. */
   get currentTime() {
     return this.time
   }
-  set currentTime(seconds: number) {
+  load = vi.fn((url: string) => {
+    this.src = url
+  })
+  seek(seconds: number) {
     this.time = seconds
     this.emit('timeupdate')
     this.emit('seeked')
+  }
+  setVolume(value: number) {
+    this.volume = value
+  }
+  setMuted(value: boolean) {
+    this.muted = value
+  }
+  setSpeed(value: number) {
+    this.speed = value
+  }
+  on(event: OutputEvent, listener: () => void) {
+    this.addEventListener(event, () => listener())
   }
   play = vi.fn(async () => {
     if (this.rejectPlay) {
@@ -44,10 +62,6 @@ export class FakeAudio extends EventTarget {
     this.paused = true
     this.emit('pause')
   })
-  load = vi.fn()
-  removeAttribute(name: string) {
-    if (name === 'src') this.src = ''
-  }
   emit(type: string) {
     this.dispatchEvent(new Event(type))
   }
@@ -59,10 +73,10 @@ export class FakeAudio extends EventTarget {
 }
 
 export const audios: FakeAudio[] = []
-export function createFakeAudio(): PlayerAudio {
+export function createFakeAudio(): PlayerOutput {
   const audio = new FakeAudio()
   audios.push(audio)
-  return audio as unknown as PlayerAudio
+  return audio
 }
 export function lastAudio(): FakeAudio {
   const audio = audios.at(-1)

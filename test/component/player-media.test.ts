@@ -3,7 +3,7 @@ import { flushPromises } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { DEFAULT_SETTINGS } from '@shared/settings'
 import type { Song } from '@shared/api/models'
-import { startMediaIntegration } from '@renderer/services/player/media'
+import { startMediaIntegration } from '@renderer/services/player/media-session'
 import { usePlayerStore } from '@renderer/stores/player'
 import { useSettingsStore } from '@renderer/stores/settings'
 import { useOfflineStore } from '@renderer/stores/offline'
@@ -16,7 +16,7 @@ vi.mock('@renderer/services/cadence', () => ({
 }))
 vi.mock('@renderer/services/player/engine', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@renderer/services/player/engine')>()),
-  createAudioElement: (await import('./player-fakes')).createFakeAudio,
+  createPlayerOutput: (await import('./player-fakes')).createFakeAudio,
 }))
 
 class FakeMetadata {
@@ -135,7 +135,7 @@ describe('media integration: the OS media session', () => {
     lastAudio().advance(6)
     useSettingsStore().settings = { ...DEFAULT_SETTINGS, speed: 1.5 }
     await flushPromises()
-    expect(lastAudio().playbackRate).toBe(1.5)
+    expect(lastAudio().speed).toBe(1.5)
     expect(player.speed).toBe(1.5)
     expect(session.setPositionState).toHaveBeenLastCalledWith({
       duration: 30,
@@ -145,7 +145,7 @@ describe('media integration: the OS media session', () => {
     // Out of range (an old or hand-edited file): held within 0.5–2×.
     useSettingsStore().settings = { ...DEFAULT_SETTINGS, speed: 7 }
     await flushPromises()
-    expect(lastAudio().playbackRate).toBe(2)
+    expect(lastAudio().speed).toBe(2)
     stop()
   })
 })

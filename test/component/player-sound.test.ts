@@ -32,7 +32,7 @@ vi.mock('@renderer/services/cadence', () => ({
 }))
 vi.mock('@renderer/services/player/engine', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@renderer/services/player/engine')>()),
-  createAudioElement: (options: unknown) => {
+  createPlayerOutput: (options: unknown) => {
     made.push(options)
     const audio = new FakeSoundAudio()
     outputs.push(audio)

@@ -7,7 +7,7 @@ import type { PlayerSession } from '@shared/ipc/contract'
 import { DEFAULT_SETTINGS } from '@shared/settings'
 import type { Settings } from '@shared/settings'
 import { SAVE_INTERVAL_MS, URL_MAX_AGE_MS, usePlayerStore } from '@renderer/stores/player'
-import { startMediaIntegration } from '@renderer/services/player/media'
+import { startMediaIntegration } from '@renderer/services/player/media-session'
 import { audios, lastAudio, resolved, song } from './player-fakes'
 
 const invoke = vi.fn()
@@ -21,7 +21,7 @@ vi.mock('@renderer/services/cadence', () => ({
 }))
 vi.mock('@renderer/services/player/engine', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@renderer/services/player/engine')>()),
-  createAudioElement: (await import('./player-fakes')).createFakeAudio,
+  createPlayerOutput: (await import('./player-fakes')).createFakeAudio,
 }))
 
 let settings: Settings

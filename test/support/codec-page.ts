@@ -5,10 +5,15 @@ import { build } from 'vite'
 const ROOT = join(import.meta.dirname, '../..')
 
 /**
- * A page running the renderer's streaming decoder (`test/e2e/pages/codec-page.ts`, bundled here), on
+ * A page running the renderer's streaming decoder (`test/e2e/pages/codec-page.ts`, or `entry`, bundled
+ * here), on
  * `origin` (a loopback media server: a secure context, its files same-origin), with `window.codec`.
  */
-export async function openCodecPage(browser: Browser, origin: string): Promise<Page> {
+export async function openCodecPage(
+  browser: Browser,
+  origin: string,
+  entry = 'test/e2e/pages/codec-page.ts',
+): Promise<Page> {
   const bundle = await build({
     configFile: false,
     logLevel: 'silent',
@@ -16,7 +21,7 @@ export async function openCodecPage(browser: Browser, origin: string): Promise<P
     build: {
       write: false,
       minify: false,
-      lib: { entry: join(ROOT, 'test/e2e/pages/codec-page.ts'), formats: ['es'], fileName: 'codec' },
+      lib: { entry: join(ROOT, entry), formats: ['es'], fileName: 'codec' },
     },
   })
   const output = (Array.isArray(bundle) ? bundle[0] : bundle) as { output: { code?: string }[] }

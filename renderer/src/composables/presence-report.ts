@@ -1,6 +1,6 @@
 import { computed, watch } from 'vue'
 import { invoke } from '@renderer/services/cadence'
-import { trackInfo } from '@renderer/services/player/media'
+import { trackInfo } from '@renderer/services/player/media-session'
 import { usePlayerStore } from '@renderer/stores/player'
 
 /**

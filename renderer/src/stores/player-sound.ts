@@ -1,7 +1,7 @@
 import { watch } from 'vue'
 import type { Settings } from '@shared/settings'
-import { createAudioElement, hasSoundControls } from '@renderer/services/player/engine'
-import type { OutputOptions, PlayerAudio, PlayerNotice, SoundOutput } from '@renderer/services/player/engine'
+import { createPlayerOutput, hasSoundControls } from '@renderer/services/player/engine'
+import type { OutputOptions, PlayerNotice, PlayerOutput, SoundOutput } from '@renderer/services/player/engine'
 import type { WebAudioOutput } from '@renderer/services/player/audio/output'
 import { createHeadPrefetch } from '@renderer/services/player/head-prefetch'
 import { useOutputDeviceStore } from '@renderer/stores/output-device'
@@ -58,10 +58,10 @@ export function usePlayerSound(
 
   return {
     /** Makes the player's output with the sound settings (the engine calls it once). */
-    createAudio(): PlayerAudio {
-      const audio = createAudioElement(options)
-      if (hasSoundControls(audio)) output = audio
-      return audio
+    createOutput(): PlayerOutput {
+      const made = createPlayerOutput(options)
+      if (hasSoundControls(made)) output = made
+      return made
     },
     /** Fetches a song's head ahead of its play (`head-prefetch.ts`). */
     warmHead: (url: string) => heads.warm(url),

@@ -20,7 +20,7 @@ import { toCadenceError } from '@renderer/services/cadence-error'
  * The player as views see it: one place for the actions (play, queue edits, seek, like) and the state to
  * show. It composes the parts that each do one job (docs/playback.md): the queue (`stores/queue`), the
  * playback engine (`services/player/engine`: the output, resolving, recovery), the session
- * (`services/player/session`: save and restore); media integration (`services/player/media`) drives it
+ * (`services/player/session`: save and restore); media integration (`services/player/media-session`) drives it
  * from outside.
  */
 
@@ -97,7 +97,7 @@ export const usePlayerStore = defineStore('player', () => {
       const named = sourceOf(song)
       return (named !== undefined && named !== auth.sourceId) || !!offline.availability(song)
     },
-    createAudio: sound.createAudio,
+    createOutput: sound.createOutput,
     onProgress: (reason) => session.onProgress(reason),
   })
   const { playing, status, positionMs, durationMs, volume, muted, speed, error, detail, clockChanges } =

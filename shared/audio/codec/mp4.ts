@@ -7,7 +7,8 @@ import type { Container, ReadRange } from './container'
  * from frame to frame by offset and a seek is a lookup. The `moov` box may follow the audio (a file not
  * made for streaming): the top-level boxes are then walked by their headers, a range each. The edit
  * list's start (the encoder's priming, usually 1024 or 2112 samples) and length trim the song as
- * browsers trim it. AAC-LC only (`mp4a.40.2`); another profile is left to the whole-file decode.
+ * browsers trim it; iTunes' gapless info (`iTunSMPB`: priming, padding, length), where the file has it,
+ * trims it instead, so an album ripped by iTunes joins without a gap. AAC-LC only (`mp4a.40.2`); another profile is left to the whole-file decode.
  */
 
 /** The `moov` box is read whole when at most this long (a 10-minute song's is about 300 KB). */
@@ -137,6 +138,13 @@ export async function openMp4(
       const length = movieScale > 0 ? Math.round((segment / movieScale) * sampleRate) : total - skip
       frames = Math.max(0, Math.min(total - skip, length > 0 ? length : total - skip))
     }
+  }
+  // iTunes' gapless info, where it is: the priming and the song's length in samples, as iTunes and
+  // Apple's encoder write them (an iTunes rip may have no edit list, or one that trims nothing).
+  const gapless = itunesGapless(bytes, moov.box)
+  if (gapless && gapless.priming + gapless.length <= total) {
+    skip = gapless.priming
+    frames = gapless.length
   }
   // Media time in samples (the media's time scale is nearly always the sample rate).
   const toSamples = (time: number) =>
@@ -293,4 +301,39 @@ function sampleTables(bytes: Uint8Array, stbl: Box) {
   }
   for (; index <= count; index++) starts[index] = time
   return { offsets, sizes, starts, count }
+}
+
+/**
+ * The `----:com.apple.iTunes:iTunSMPB` item of the movie's metadata (`moov/udta/meta/ilst`): a text of
+ * hexadecimal fields, the second the encoder's priming, the third the padding at the end, the fourth
+ * the song's length in samples. Undefined when it is not there or says nothing.
+ */
+function itunesGapless(
+  bytes: Uint8Array,
+  moov: Box,
+): { priming: number; padding: number; length: number } | undefined {
+  for (const udta of boxes(bytes, moov.body, moov.end).filter((box) => box.type === 'udta')) {
+    const meta = child(bytes, udta, 'meta')
+    if (!meta) continue
+    // ISO's `meta` is a full box (4 bytes of version and flags before its boxes); QuickTime's is not.
+    const inner = ascii(bytes, meta.body + 4, 4) === 'hdlr' ? meta.body : meta.body + 4
+    const ilst = boxes(bytes, inner, meta.end).find((box) => box.type === 'ilst')
+    for (const item of ilst ? boxes(bytes, ilst.body, ilst.end) : []) {
+      if (item.type !== '----') continue
+      const parts = boxes(bytes, item.body, item.end)
+      // `mean` and `name` are full boxes; `data` has a type and a locale before its value.
+      const text = (type: string, skip: number) => {
+        const box = parts.find((part) => part.type === type)
+        return box ? new TextDecoder().decode(bytes.subarray(box.body + skip, box.end)) : undefined
+      }
+      if (text('mean', 4) !== 'com.apple.iTunes' || text('name', 4) !== 'iTunSMPB') continue
+      const fields = (text('data', 8) ?? '').trim().split(/\s+/)
+      const priming = Number.parseInt(fields[1] ?? '', 16)
+      const padding = Number.parseInt(fields[2] ?? '', 16)
+      const length = Number.parseInt(fields[3] ?? '', 16)
+      if (![priming, padding, length].every(Number.isFinite) || length <= 0) return undefined
+      return { priming, padding, length }
+    }
+  }
+  return undefined
 }

@@ -2,7 +2,7 @@ import type { Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
 import type { QueueEntry } from '@shared/player/queue'
 import type { Quality } from '@shared/settings'
-import type { PlayerAudio } from './audio/player-audio'
+import type { PlayerOutput } from './audio/player-output'
 
 /** The playback engine's types (`engine.ts`): its notices, status, queue, dependencies and load options. */
 
@@ -51,7 +51,7 @@ export interface PlaybackEngineDeps {
    */
   playableOffline?: (song: Song) => boolean | undefined
   /** Makes the element (default: the real one in the document). */
-  createAudio?: () => PlayerAudio
+  createOutput?: () => PlayerOutput
   /** State worth saving changed: `pause`d, the queue `end`ed, or the clock moved on (`tick`). */
   onProgress?: (reason: 'pause' | 'end' | 'tick') => void
 }

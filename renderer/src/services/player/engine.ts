@@ -3,9 +3,10 @@ import type { Song } from '@shared/api/models'
 import type { CadenceError } from '@shared/errors'
 import { clampSpeed } from '@shared/settings'
 import { toCadenceError } from '@renderer/services/cadence-error'
-import { canWarm, createAudioElement } from './audio-element'
-import type { PlayerAudio } from './audio/player-audio'
-import type { LoadOptions, PlaybackEngineDeps, PlayerNotice, PlayerStatus, SkipCause } from './engine-types'
+import { canWarm, createPlayerOutput } from './player-output'
+import type { PlayerOutput } from './audio/player-output'
+import type { LoadOptions, PlaybackEngineDeps, PlayerNotice, PlayerStatus } from './engine-types'
+import type { SkipCause } from './engine-types'
 import { isSourceDown, moveOn } from './recovery'
 import { createFollowing } from './following'
 import { createResolveCache } from './resolve-cache'
@@ -18,7 +19,7 @@ import type { Resolution } from './resolve-cache'
  * position, skips what cannot play, stops (keeping the queue) when the data source is down, and stops on
  * a song whose source stopped answering once what had come of it played. It knows nothing of views,
  * sessions or main. Its parts: `resolve-cache.ts` (resolving with its age), `recovery.ts` (stop or skip),
- * `following.ts` (the song a gapless output prepares), `audio-element.ts` (the output it drives) and
+ * `following.ts` (the song a gapless output prepares), `player-output.ts` (the output it drives) and
  * `engine-types.ts`.
  */
 
@@ -31,9 +32,9 @@ export type {
   PlayerStatus,
   SkipCause,
 } from './engine-types'
-export type { PlayerAudio } from './audio/player-audio'
-export { createAudioElement, hasSoundControls } from './audio-element'
-export type { SoundOutput } from './audio-element'
+export type { PlayerOutput } from './audio/player-output'
+export { createPlayerOutput, hasSoundControls } from './player-output'
+export type { SoundOutput } from './player-output'
 export type { OutputOptions } from './audio/output'
 
 export type PlaybackEngine = ReturnType<typeof createPlaybackEngine>
@@ -54,7 +55,7 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
   /** Bumped whenever the clock jumps or its rate changes (seek, play, pause): for the media session. */
   const clockChanges = ref(0)
 
-  let audio: PlayerAudio | undefined
+  let audio: PlayerOutput | undefined
   let generation = 0
   /** The entry whose URL is on the element. */
   let loadedKey: string | null = null
@@ -66,14 +67,14 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
   /** A seek not yet confirmed by `seeked`: where to resume if the URL fails meanwhile. */
   let pendingSeekMs: number | null = null
 
-  function element(): PlayerAudio {
+  function element(): PlayerOutput {
     if (audio) return audio
-    const el = (deps.createAudio ?? createAudioElement)()
+    const el = (deps.createOutput ?? createPlayerOutput)()
     audio = el
-    el.volume = volume.value
-    el.muted = muted.value
+    el.setVolume(volume.value)
+    el.setMuted(muted.value)
     applySpeed(el)
-    el.addEventListener('playing', () => {
+    el.on('playing', () => {
       playing.value = true
       status.value = 'ready'
       error.value = undefined
@@ -83,28 +84,28 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
         prefetchNext()
       }
     })
-    el.addEventListener('pause', () => {
+    el.on('pause', () => {
       playing.value = false
       clockChanges.value++
       deps.onProgress?.('pause')
     })
-    el.addEventListener('seeked', () => {
+    el.on('seeked', () => {
       pendingSeekMs = null
-      positionMs.value = el.currentTime * 1000
+      positionMs.value = el.position * 1000
       clockChanges.value++
     })
-    el.addEventListener('timeupdate', () => {
+    el.on('timeupdate', () => {
       if (status.value === 'loading') return
-      positionMs.value = el.currentTime * 1000
+      positionMs.value = el.position * 1000
       if (playing.value) deps.onProgress?.('tick')
     })
     // The song's own length (the list's, the same the row shows); the audio's only when it has none.
-    el.addEventListener('durationchange', () => {
+    el.on('durationchange', () => {
       const known = detail.value?.duration || q.currentEntry?.item.duration
       if (!known && Number.isFinite(el.duration) && el.duration > 0) durationMs.value = el.duration * 1000
     })
-    el.addEventListener('ended', () => void onEnded())
-    el.addEventListener('error', () => void onAudioError())
+    el.on('ended', () => void onEnded())
+    el.on('error', () => void onAudioError())
     return el
   }
 
@@ -117,8 +118,7 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     status.value = 'idle'
     if (audio) {
       audio.pause()
-      audio.removeAttribute('src')
-      audio.load()
+      audio.load('')
     }
   }
 
@@ -196,9 +196,9 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     if (resolved.duration) durationMs.value = resolved.duration
     loadedKey = entry.key
     status.value = 'ready'
-    el.src = resolution.url
+    el.load(resolution.url)
     // A seek while resolving moved `positionMs` on: start there.
-    if (positionMs.value > 0) el.currentTime = positionMs.value / 1000
+    if (positionMs.value > 0) el.seek(positionMs.value / 1000)
     if (wantPlaying) await start(mine)
   }
 
@@ -255,7 +255,7 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     const song = entry.item
     // Its source stopped answering while it played: what had come was heard; it resumes there if the
     // source answers again, else the player stops on it with one notice (nothing is skipped).
-    const cutShort = (audio?.error as { cutShort?: boolean } | null)?.cutShort === true
+    const cutShort = audio?.error?.cutShort === true
     if (recoveryTried) {
       if (cutShort) return stopCutShort(song, resumeAt)
       return skip(song, { cause: 'load-failed' }, { autoplay: wantPlaying, direction: 1 })
@@ -283,8 +283,8 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     const el = element()
     status.value = 'ready'
     positionMs.value = resumeAt
-    el.src = resolution.url
-    el.currentTime = resumeAt / 1000
+    el.load(resolution.url)
+    el.seek(resumeAt / 1000)
     if (wantPlaying) await start(mine)
   }
 
@@ -329,17 +329,17 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     clockChanges.value++
     if (audio && loadedKey !== null) {
       pendingSeekMs = target
-      audio.currentTime = target / 1000
+      audio.seek(target / 1000)
     }
   }
   function setVolume(value: number) {
     volume.value = Math.max(0, Math.min(1, Math.round(value * 100) / 100))
     if (volume.value > 0 && muted.value) setMuted(false)
-    if (audio) audio.volume = volume.value
+    if (audio) audio.setVolume(volume.value)
   }
   function setMuted(value: boolean) {
     muted.value = value
-    if (audio) audio.muted = value
+    if (audio) audio.setMuted(value)
   }
   /** Speed from now on, the pitch kept (the Web Audio output applies it within 0.2 s, without a gap). */
   function setSpeed(value: number) {
@@ -349,10 +349,8 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     clockChanges.value++
     if (audio) applySpeed(audio)
   }
-  function applySpeed(el: PlayerAudio) {
-    // The default too: a plain element's load() resets its rate to the default.
-    el.defaultPlaybackRate = speed.value
-    el.playbackRate = speed.value
+  function applySpeed(el: PlayerOutput) {
+    el.setSpeed(speed.value)
   }
 
   /**
@@ -366,7 +364,7 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
 
   /** The exact audio clock (for word-by-word lyrics, which need more than `timeupdate`'s 4 Hz). */
   function currentTimeMs(): number {
-    return audio && loadedKey !== null ? audio.currentTime * 1000 : positionMs.value
+    return audio && loadedKey !== null ? audio.position * 1000 : positionMs.value
   }
 
   return {

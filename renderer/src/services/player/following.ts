@@ -1,6 +1,6 @@
 import type { Song } from '@shared/api/models'
-import { isGapless } from './audio-element'
-import type { PlayerAudio } from './audio/player-audio'
+import { isGapless } from './player-output'
+import type { PlayerOutput } from './audio/player-output'
 import type { TrackInfo } from './audio/gapless'
 import type { EngineQueue } from './engine-types'
 import type { Resolution } from './resolve-cache'
@@ -12,7 +12,7 @@ import type { Resolution } from './resolve-cache'
 export function createFollowing(deps: {
   queue: EngineQueue
   resolveSong: (song: Song) => Promise<Resolution>
-  output: () => PlayerAudio | undefined
+  output: () => PlayerOutput | undefined
   generation: () => number
 }) {
   return function prepareFollowing() {

@@ -2,14 +2,15 @@ import type { EqualiserSettings } from './equaliser'
 import type { SinkResult } from './sink'
 
 /**
- * The Web Audio output's element-like face (`output.ts`): the members and events of an `<audio>`
- * element the engine uses, over the output's own state, and a hidden element carrying its clock for
+ * The Web Audio output's face (`output.ts`): the typed output the engine drives (`player-output.ts`)
+ * over the output's own state, and a hidden element carrying its clock and firing its events for
  * end-to-end tests (`data-testid="player-audio"`).
  */
 
 import type { SongPair } from './gapless'
+import type { OutputError, OutputEvent } from './player-output'
 
-type Listener = (event: Event) => void
+type Listener = () => void
 
 /** The hidden element and the output's events (fired to the listeners and on the hidden element). */
 export function createFace() {
@@ -21,14 +22,13 @@ export function createFace() {
   /** Underruns so far, on the hidden element for the sound bench (`data-underruns`). */
   let underruns = 0
   const underrun = () => void (face.dataset.underruns = String(++underruns))
-  /** Starts scheduled again because a render passed them (`Track.scheduleChunk`): `data-late-starts`. */
+  /** Starts scheduled again because a render passed them (`Renderings.scheduleChunk`): `data-late-starts`. */
   let lateStarts = 0
   const lateStart = () => void (face.dataset.lateStarts = String(++lateStarts))
 
   const listeners = new Map<string, Set<Listener>>()
-  const emit = (type: string) => {
-    const event = new Event(type)
-    for (const listener of [...(listeners.get(type) ?? [])]) listener(event)
+  const emit = (type: OutputEvent) => {
+    for (const listener of [...(listeners.get(type) ?? [])]) listener()
     // The hidden element fires them too, for tests and benches that listen there.
     face.dispatchEvent(new Event(type))
   }
@@ -50,7 +50,7 @@ export interface FaceControls {
   muted(): boolean
   setMuted(value: boolean): void
   readyState(): number
-  error(): MediaError | null
+  error(): OutputError | null
   context(): AudioContext
   play(): Promise<void>
   pause(): void
@@ -64,19 +64,14 @@ export interface FaceControls {
   setSpeed(value: number): void
 }
 
-export function createElementFace({ face, listeners }: Face, controls: FaceControls) {
+/** The typed output (`player-output.ts`) over the output's state and commands, and the hidden element. */
+export function createOutputFace({ face, listeners }: Face, controls: FaceControls) {
   const output = {
     get src() {
       return controls.src()
     },
-    set src(url: string) {
-      controls.setSource(url)
-    },
-    get currentTime() {
+    get position() {
       return controls.currentTime()
-    },
-    set currentTime(seconds: number) {
-      controls.seek(seconds)
     },
     get duration() {
       return controls.duration()
@@ -87,17 +82,8 @@ export function createElementFace({ face, listeners }: Face, controls: FaceContr
     get volume() {
       return controls.volume()
     },
-    set volume(value: number) {
-      controls.setVolume(value)
-    },
     get muted() {
       return controls.muted()
-    },
-    set muted(value: boolean) {
-      controls.setMuted(value)
-    },
-    get readyState() {
-      return controls.readyState()
     },
     get error() {
       return controls.error()
@@ -105,34 +91,20 @@ export function createElementFace({ face, listeners }: Face, controls: FaceContr
     get context() {
       return controls.context()
     },
-    /** Playback speed, the pitch kept (an element's `preservesPitch`, always on here). */
-    get playbackRate() {
+    get speed() {
       return controls.speed()
     },
-    set playbackRate(value: number) {
-      controls.setSpeed(value)
-    },
-    get defaultPlaybackRate() {
-      return controls.speed()
-    },
-    set defaultPlaybackRate(value: number) {
-      controls.setSpeed(value)
-    },
+    load: controls.setSource,
+    seek: controls.seek,
+    setVolume: controls.setVolume,
+    setMuted: controls.setMuted,
+    setSpeed: controls.setSpeed,
     play: controls.play,
     pause: controls.pause,
-    load() {
-      if (!controls.src()) controls.setSource('')
-    },
-    removeAttribute(name: string) {
-      if (name === 'src') controls.setSource('')
-    },
-    addEventListener(type: string, listener: Listener) {
+    on(type: OutputEvent, listener: () => void) {
       const set = listeners.get(type) ?? new Set()
       listeners.set(type, set)
       set.add(listener)
-    },
-    removeEventListener(type: string, listener: Listener) {
-      listeners.get(type)?.delete(listener)
     },
     prepare: controls.prepare,
     setEqualiser: controls.setEqualiser,
@@ -143,11 +115,11 @@ export function createElementFace({ face, listeners }: Face, controls: FaceContr
   }
   // The hidden element shows the output's clock to end-to-end tests.
   Object.defineProperties(face, {
-    currentTime: { get: () => output.currentTime },
+    currentTime: { get: () => output.position },
     paused: { get: () => output.paused },
     src: { get: () => output.src },
     duration: { get: () => output.duration },
-    playbackRate: { get: () => output.playbackRate },
+    playbackRate: { get: () => output.speed },
   })
   return output
 }

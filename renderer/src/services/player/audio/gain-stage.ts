@@ -24,7 +24,10 @@ export function createGainStage(
     track.gainDb = chooseGainDb(stored, target)
     track.output.gain.value = dbToGain(track.gainDb)
     if (stored || target === 'off' || !track.streamed) return
-    measureLoudness(track.url, load).then(
+    const head = track.head
+    // Handed over once: the track need not hold its first bytes any longer.
+    track.head = undefined
+    measureLoudness(track.url, load, head).then(
       (measured) => {
         const context = currentContext()
         if (!measured || track.disposed || !context) return

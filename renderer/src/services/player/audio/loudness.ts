@@ -3,14 +3,17 @@ import type { Measured } from '@shared/audio/gain'
 import type { Reply } from './loudness.worker'
 import { rangeHeader } from '@shared/http/range'
 import { fileSize } from './media-load'
-import { frameRange, parseWavHeader } from './wav'
+import { HEADER_BYTES } from './open-song'
+import type { SongHead } from './open-song'
+import { frameRange, parseWavHeader } from '@shared/audio/codec/wav'
 
 /**
  * Loudness per song, measured from its audio in a worker (`loudness.worker.ts`) and kept per data
  * source and song (`localStorage`, key `cadence.loudness.<source>:<song>`), so each song is measured
  * once. WAV is read as bytes and decoded in the worker; FLAC, MP3 and AAC are decoded in the worker
  * too, by WebCodecs (`codec-source.ts`), the worker asking this page for their bytes a stretch at a
- * time. Another format stays unmeasured and plays at the safe gain.
+ * time. The file's first bytes are the ones the player fetched to open the song (`open-song.ts`), not
+ * fetched again. Another format stays unmeasured and plays at the safe gain.
  */
 
 const KEY_PREFIX = 'cadence.loudness.'
@@ -48,18 +51,30 @@ function store(url: string, measured: Measured) {
   }
 }
 
+/** The song's first 64 KB and its length, when the player did not hand them over. */
+async function fetchHead(url: string, load: (url: string, range: string) => Promise<Response>) {
+  const first = await load(url, rangeHeader(0, HEADER_BYTES - 1))
+  const bytes = await first.arrayBuffer()
+  return { bytes, size: fileSize(first, bytes.byteLength) ?? bytes.byteLength }
+}
+
 let worker: Worker | undefined
 let queue: Promise<unknown> = Promise.resolve()
 const pending = new Map<string, Promise<Measured | undefined>>()
 
 /** Measures the song at `url` (once at a time, in order), stores and answers the result. */
-export function measureLoudness(url: string, load: (url: string, range: string) => Promise<Response>) {
+export function measureLoudness(
+  url: string,
+  load: (url: string, range: string) => Promise<Response>,
+  fetched?: SongHead,
+) {
   const known = pending.get(url)
   if (known) return known
   const run = queue.then(async (): Promise<Measured | undefined> => {
-    const first = await load(url, rangeHeader(0, 65535))
-    const head = await first.arrayBuffer()
-    const size = fileSize(first, head.byteLength) ?? head.byteLength
+    // The first bytes the player already fetched to open the song (a copy: the worker is handed it).
+    const { bytes: head, size } = fetched
+      ? { bytes: fetched.bytes.slice(0), size: fetched.size }
+      : await fetchHead(url, load)
     const layout = parseWavHeader(head, size)
     worker ??= new Worker(new URL('./loudness.worker.ts', import.meta.url), { type: 'module' })
     const measuring = worker

@@ -2,10 +2,11 @@
 import { createLoudnessMeter } from '@shared/audio/loudness'
 import type { LoudnessMeter } from '@shared/audio/loudness'
 import type { Measured } from '@shared/audio/gain'
-import { copyPlane, createFrameDecoder, openDecodable } from './codec-source'
-import type { PcmSink } from './codec-source'
-import { decodeFrames } from './wav'
-import type { WavLayout } from './wav'
+import { openDecodable } from './codec-source'
+import { copyPlane, createFrameDecoder } from './frame-decoder'
+import type { PcmSink } from './frame-decoder'
+import { decodeFrames } from '@shared/audio/codec/wav'
+import type { WavLayout } from '@shared/audio/codec/wav'
 
 /**
  * Measures a song's loudness off the page's event loop and the audio thread; the answer is the EBU R128

@@ -1,7 +1,7 @@
 import { planCrossfade } from './crossfade'
 import { PREPARE_AHEAD_SECONDS, shouldPrepareNext } from './gapless'
 import type { SongPair } from './gapless'
-import { frameAfter } from './track'
+import { frameAfter } from './renderings'
 import type { Track } from './track'
 
 /**
@@ -73,8 +73,8 @@ export function createNextSong(deps: NextSongDeps) {
     next.startTime = plan.start
     next.crossfade = plan.seconds
     if (plan.seconds > 0) {
-      next.fadeIn(plan.start, plan.seconds)
-      current.fadeOut(plan.start, plan.seconds)
+      next.fader.fadeIn(plan.start, plan.seconds)
+      current.fader.fadeOut(plan.start, plan.seconds)
     }
     next
       .startAt(0, plan.start, () => plan.start)
@@ -93,7 +93,7 @@ export function createNextSong(deps: NextSongDeps) {
     if (heard(next)) next.cut(now())
     else {
       next.dispose(now())
-      deps.playing()?.settle(now())
+      deps.playing()?.fader.settle(now())
     }
   }
 

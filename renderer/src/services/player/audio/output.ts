@@ -1,21 +1,22 @@
-import type { PlayerAudio } from './player-audio'
-import { createElementFace, createFace } from './facade'
+import { createFace, createOutputFace } from './facade'
 import { planFade } from './fades'
 import { createGainStage } from './gain-stage'
 import type { SongPair } from './gapless'
 import { createOutputGraph } from './graph'
-import type { GraphOptions } from './graph'
 import { createLoad, MediaFailure } from './media-load'
 import { createNextSong } from './next-song'
-import { frameAfter, START_LEAD_SECONDS, Track } from './track'
-import type { LoudnessTarget } from '@shared/audio/gain'
-import type { EqualiserSettings } from './equaliser'
-import type { SinkResult } from './sink'
+import { frameAfter } from './renderings'
+import { START_LEAD_SECONDS, Track } from './track'
 import { clampSpeed } from '@shared/settings'
+import type { OutputOptions, WebAudioOutput } from './output-types'
+import type { OutputError } from './player-output'
+
+export type { OutputOptions, WebAudioOutput } from './output-types'
 
 /**
- * The Web Audio output: what the engine drives with the members and events of an `<audio>` element, so
- * the engine's decisions (resolving, skipping, recovery, sessions) do not depend on the output.
+ * The Web Audio output: what the engine drives (the typed output of `player-output.ts`: load, play,
+ * pause, seek, volume, speed, and events named as an element's), so the engine's decisions
+ * (resolving, skipping, recovery, sessions) do not depend on the output.
  *
  * - Songs are streamed from main's media scheme with `fetch` + Range in chunks, decoded here (WAV; FLAC,
  *   MP3 and AAC in MP4 by WebCodecs, `codec-source.ts`) and resampled to the context's rate with the
@@ -51,44 +52,12 @@ import { clampSpeed } from '@shared/settings'
  * `pcm-source.ts`, `stretch.ts` and `clock-map.ts`), `next-song.ts` (the following song: gapless or
  * crossfaded, and the one playing out), `media-load.ts` (ranged fetches of the media scheme), `graph.ts`
  * (context, transport fades, volume, limiter, with `equaliser-stage.ts` and `sink.ts`), `gain-stage.ts`
- * (loudness gain) and `facade.ts` (the element-like members, events, hidden element).
+ * (loudness gain) and `facade.ts` (the typed output's members and events, hidden element).
  */
-
-export interface OutputOptions extends GraphOptions {
-  /** Fetches a range of a media address (default: `fetch`, which Electron allows on the privileged scheme). */
-  fetch?: typeof fetch
-  /** The loudness target (default −14 LUFS). */
-  loudnessTarget?: () => LoudnessTarget
-  /** The crossfade (s; 0, the default, is gapless), read as each following song is planned. */
-  crossfadeSeconds?: () => number
-}
 
 const TICK_MS = 250
 /** A speed change is heard this long after it is asked: time to render the song again from there. */
 const SPEED_LEAD_SECONDS = 0.2
-
-export type WebAudioOutput = PlayerAudio & {
-  /**
-   * The song that follows the current one when it ends: opened ahead and started on its last frame, or
-   * crossfaded in. `songs` (album ids, track numbers) decides whether a crossfade applies.
-   */
-  prepare(url: string | undefined, songs?: SongPair): void
-  /** Speed, 0.5–2×, the pitch kept. */
-  playbackRate: number
-  readonly context: AudioContext
-  /** The equaliser's settings changed: heard at once, the music goes on. */
-  setEqualiser(settings: EqualiserSettings | undefined): void
-  /** Plays on another device ('' = the system default), the music going on. */
-  setSink(sinkId: string): Promise<SinkResult>
-  /** Opens the device ahead of the first play, then lets it rest (`graph.ts`: warm). */
-  warm(): void
-  /**
-   * The sleep timer's fade: the volume reaches silence `inSeconds` from now, along a fade of `seconds`
-   * (it stays silent until `cancelFadeOut`).
-   */
-  fadeOut(inSeconds: number, seconds: number): void
-  cancelFadeOut(): void
-}
 
 /** The Web Audio output, with a hidden element carrying its clock for end-to-end tests (`player-audio`). */
 export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutput {
@@ -106,7 +75,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
   let ended = false
   /** Where a paused or unstarted song will start (s). */
   let pendingPosition = 0
-  let error: MediaError | null = null
+  let error: OutputError | null = null
   let volume = 1
   let muted = false
   let generation = 0
@@ -142,7 +111,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     track.failed = true
     const code = failure instanceof MediaFailure ? failure.code : 2
     const message = String((failure as Error)?.message ?? failure)
-    error = { code, message, cutShort } as MediaError & { cutShort: boolean }
+    error = { code, message, cutShort }
     paused = true
     stopTicker()
     emit('error')
@@ -290,7 +259,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
       track.stopChunks(plan.cutAt!)
       track.needsStart = true
       // A crossfade cut short: the song plays on at full level.
-      track.settle(plan.cutAt!)
+      track.fader.settle(plan.cutAt!)
     }
     next.stop()
     stopTicker()
@@ -308,7 +277,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     next.stop()
     if (!track) return
     if (paused) {
-      track.settle(now())
+      track.fader.settle(now())
       track.stopChunks(now())
       track.needsStart = true
       queueMicrotask(() => emit('seeked'))
@@ -335,7 +304,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     const plan = planFade('seek', now())
     applyFade(plan)
     const cut = plan.cutAt!
-    track.settle(cut)
+    track.fader.settle(cut)
     track
       .startAt(target, cut, () => Math.max(cut, frameAfter(graph(), START_LEAD_SECONDS)))
       .then(landed)
@@ -354,7 +323,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     track.changeSpeed(speed, SPEED_LEAD_SECONDS).catch((failure) => fail(track, failure))
   }
 
-  const output = createElementFace(face, {
+  const output = createOutputFace(face, {
     src: () => src,
     setSource,
     currentTime: () => {
@@ -404,5 +373,5 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
   Object.defineProperty(face.face, 'sinkId', {
     get: () => (nodes.context as { sinkId?: unknown } | undefined)?.sinkId ?? '',
   })
-  return output as unknown as WebAudioOutput
+  return output satisfies WebAudioOutput
 }

@@ -1,8 +1,8 @@
 import { rangeHeader } from '@shared/http/range'
 import { createResampler } from './resample'
 import type { Resampler } from './resample'
-import { decodeFrames, frameRange } from './wav'
-import type { WavLayout } from './wav'
+import { decodeFrames, frameRange } from '@shared/audio/codec/wav'
+import type { WavLayout } from '@shared/audio/codec/wav'
 
 /**
  * Where a song's PCM comes from, at the context's rate, a stretch at a time (`track.ts`): a WAV file

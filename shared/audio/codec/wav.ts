@@ -1,5 +1,6 @@
 /**
- * Reading WAV as a stream: the header says where the samples are and how they are laid out, so any
+ * WAV, the codec without a decoder (the player's `pcm-source.ts` reads it, its loudness worker measures
+ * it). Reading WAV as a stream: the header says where the samples are and how they are laid out, so any
  * stretch of the song is one byte range, converted to floats without decoding the rest. The demo data
  * source serves 16-bit PCM WAV; 24-bit, 32-bit integer and 32-bit float are read too.
  */

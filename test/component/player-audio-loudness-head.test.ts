@@ -1,0 +1,97 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createWebAudioOutput } from '@renderer/services/player/audio/output'
+import { FakeAudioContext } from './audio-context-fake'
+
+/**
+ * The loudness analysis of a song starts from the first bytes the player fetched to open it: the
+ * song's header is asked of the data source once, not once for playing and again for measuring.
+ */
+
+const RATE = 8000
+const SECONDS = 4
+const SONG = 'cadence-media://song/test/loud?br=320000'
+
+function wav(): ArrayBuffer {
+  const frames = SECONDS * RATE
+  const bytes = new ArrayBuffer(44 + frames * 2)
+  const view = new DataView(bytes)
+  const put = (at: number, text: string) =>
+    [...text].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)))
+  put(0, 'RIFF')
+  view.setUint32(4, 36 + frames * 2, true)
+  put(8, 'WAVE')
+  put(12, 'fmt ')
+  view.setUint32(16, 16, true)
+  view.setUint16(20, 1, true)
+  view.setUint16(22, 1, true)
+  view.setUint32(24, RATE, true)
+  view.setUint32(28, RATE * 2, true)
+  view.setUint16(32, 2, true)
+  view.setUint16(34, 16, true)
+  put(36, 'data')
+  view.setUint32(40, frames * 2, true)
+  for (let f = 0; f < frames; f++) view.setInt16(44 + f * 2, Math.round(0.25 * 32768 * Math.sin(f / 3)), true)
+  return bytes
+}
+const file = wav()
+
+/** The Range header of each media request. */
+let ranges: string[] = []
+async function fakeFetch(url: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const range = (init?.headers as Record<string, string> | undefined)?.Range ?? ''
+  ranges.push(range)
+  if (String(url) !== SONG) return { ok: false, status: 404, body: null } as Response
+  const match = /bytes=(\d+)-(\d*)/.exec(range)
+  const start = match ? Number(match[1]) : 0
+  const end = Math.min(file.byteLength - 1, match?.[2] ? Number(match[2]) : file.byteLength - 1)
+  const headers = new Headers({ 'content-range': `bytes ${start}-${end}/${file.byteLength}` })
+  return { ok: true, status: 206, headers, arrayBuffer: async () => file.slice(start, end + 1) } as Response
+}
+
+/** The loudness worker: records what the page sends and answers a measurement at the end. */
+const sent: Array<{ type: string; layout?: { frames: number }; bytes?: ArrayBuffer }> = []
+class FakeWorker {
+  onmessage: ((event: MessageEvent) => void) | null = null
+  onerror: (() => void) | null = null
+  postMessage(message: { type: string }) {
+    sent.push(message)
+    if (message.type === 'end')
+      queueMicrotask(() =>
+        this.onmessage?.({
+          data: { type: 'result', measured: { integrated: -20, truePeak: -6 } },
+        } as MessageEvent),
+      )
+  }
+}
+
+beforeEach(() => {
+  vi.stubGlobal('Worker', FakeWorker)
+  ranges = []
+  sent.length = 0
+  localStorage.clear()
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+  document.body.innerHTML = ''
+})
+
+describe('the loudness analysis', () => {
+  it('reads the header the player already fetched instead of fetching the same 64 KB again', async () => {
+    const context = new FakeAudioContext(RATE)
+    const output = createWebAudioOutput({
+      fetch: fakeFetch as typeof fetch,
+      createContext: () => context as unknown as AudioContext,
+      loudnessTarget: () => '-14',
+    })
+    output.load(SONG)
+    await output.play()
+    await expect.poll(() => sent.some((message) => message.type === 'end'), { timeout: 5000 }).toBe(true)
+    // Measured from the same layout the player read: the whole song.
+    expect(sent.find((message) => message.type === 'start')?.layout?.frames).toBe(SECONDS * RATE)
+    expect(ranges.filter((range) => range === 'bytes=0-65535')).toHaveLength(1)
+    // And stored, so the song is not measured again.
+    await expect
+      .poll(() => localStorage.getItem('cadence.loudness.test:loud'), { timeout: 5000 })
+      .toContain('-20')
+  }, 20_000)
+})
