@@ -22,8 +22,8 @@ export interface DataSourceOptions {
   port?: number
   /** Demo songs to generate when the catalogue has none: default 300 (0 when `library` is given). */
   demo?: number
-  /** A music folder to import (rescanned on every start; only changed files are read). */
-  library?: string
+  /** Music folders to import (rescanned on every start; only changed files are read). */
+  library?: string | string[]
   /** Base URL clients should use for links (QR page, media, covers), e.g. http://192.168.1.20:4000. */
   publicUrl?: string
   /** Lifetime of signed media URLs, default 6 h. */

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { DB } from '../db/sqlite'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../data-dir'
+import { decodePath } from '../library/paths'
 import { DEMO_FORMATS, wavSize } from './formats'
 import { synthesizeWav, type SongSound } from './synth'
 
@@ -160,7 +161,8 @@ export function createWorkerSynthesizer({ idleMs = SYNTH_IDLE_MS } = {}): Worker
 }
 
 export interface MediaFile {
-  path: string
+  /** A string, or the exact bytes of an imported file whose name is not UTF-8 (library/paths.ts). */
+  path: string | Buffer
   size: number
   md5: string
   mime: string
@@ -238,7 +240,9 @@ export class AudioStore {
   async describe(songId: number, bitrate: number, who: AudioRequest = {}): Promise<MediaFile | null> {
     const row = this.lookup.get(songId, bitrate) as FileRow | undefined
     if (!row) return null
-    if (row.md5 && row.path) return { path: row.path, size: row.size, md5: row.md5, mime: row.mime }
+    if (row.md5 && row.path) {
+      return { path: decodePath(row.path), size: row.size, md5: row.md5, mime: row.mime }
+    }
     if (
       row.md5 &&
       row.source === 'demo' &&
@@ -287,9 +291,10 @@ export class AudioStore {
     if (row.source !== 'demo') {
       if (!row.path || !row.md5) return null
       try {
-        const st = statSync(row.path)
+        const path = decodePath(row.path)
+        const st = statSync(path)
         if (!st.isFile()) return null
-        return { path: row.path, size: st.size, md5: row.md5, mime: row.mime }
+        return { path, size: st.size, md5: row.md5, mime: row.mime }
       } catch {
         return null
       }
