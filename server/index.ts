@@ -133,6 +133,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       )
     }
     db.exec('PRAGMA optimize')
+    const libraryRoots = [opts.library ?? []].flat()
 
     const credentials = new Credentials(db, opts.tokenTtlSeconds ?? 30 * 86400)
     // A new passphrase signs every device out (and forgets the remembered phones).
@@ -177,6 +178,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       },
       log,
     }
+    ctx.audio.setLibraryRoots(libraryRoots)
     const app = await buildApp(ctx, {
       logger: opts.logger ?? false,
       trustProxy: opts.trustProxy ?? [],

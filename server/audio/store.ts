@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { join, sep } from 'node:path'
+import { join, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { DB } from '../db/sqlite'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../data-dir'
-import { decodePath } from '../library/paths'
+import { decodePath, isInside } from '../library/paths'
 import { DEMO_FORMATS, wavSize } from './formats'
 import { synthesizeWav, type SongSound } from './synth'
 
@@ -227,6 +227,32 @@ export class AudioStore {
     return this.synth.close()
   }
 
+  /**
+   * The chosen music folders (as resolved when set): an imported file is served only when its real path
+   * (links followed) is inside one of them, so no link, no `..` and no stale entry leads the media route
+   * anywhere else.
+   */
+  setLibraryRoots(roots: string[]): void {
+    this.libraryRoots = roots.flatMap((root) => {
+      try {
+        return [realpathSync(Buffer.from(resolve(root)), { encoding: 'buffer' })]
+      } catch {
+        return [] // not there now: none of its files is served
+      }
+    })
+  }
+
+  private libraryRoots: Buffer[] = []
+
+  private insideLibrary(path: string | Buffer): boolean {
+    try {
+      const real = realpathSync(path, { encoding: 'buffer' })
+      return this.libraryRoots.some((root) => isInside(real, root))
+    } catch {
+      return false
+    }
+  }
+
   /** Bytes made for requests without a login since start. */
   get anonymousBytesMade(): number {
     return this.anonymousBytes
@@ -241,7 +267,9 @@ export class AudioStore {
     const row = this.lookup.get(songId, bitrate) as FileRow | undefined
     if (!row) return null
     if (row.md5 && row.path) {
-      return { path: decodePath(row.path), size: row.size, md5: row.md5, mime: row.mime }
+      const path = decodePath(row.path)
+      if (!this.insideLibrary(path)) return null
+      return { path, size: row.size, md5: row.md5, mime: row.mime }
     }
     if (
       row.md5 &&
@@ -292,6 +320,7 @@ export class AudioStore {
       if (!row.path || !row.md5) return null
       try {
         const path = decodePath(row.path)
+        if (!this.insideLibrary(path)) return null
         const st = statSync(path)
         if (!st.isFile()) return null
         return { path, size: st.size, md5: row.md5, mime: row.mime }
