@@ -7,7 +7,8 @@ import { Credentials, MAX_TOKEN_LENGTH, QrKeys } from './auth'
 import { AudioStore } from './audio/store'
 import { MediaSigner, loadSecret } from './signing'
 import { generateDemo } from './demo'
-import { importLibrary } from './library/import'
+import { runLibraryImport } from './library/run'
+import type { LibraryReport } from '@shared/ipc/music-folders'
 import { buildApp, type Timeouts } from './app'
 import { hostAllowList } from './hosts'
 import { secureDataDir } from './data-dir'
@@ -24,6 +25,13 @@ export interface DataSourceOptions {
   demo?: number
   /** Music folders to import (rescanned on every start; only changed files are read). */
   library?: string | string[]
+  /**
+   * Import the folders after the server listens, so start-up never waits for it (the app); without it
+   * the start waits for the import (the command line, tests).
+   */
+  libraryInBackground?: boolean
+  /** The import's progress and result (utility-entry.ts posts them to the app). */
+  onLibrary?: (event: LibraryReport) => void
   /** Base URL clients should use for links (QR page, media, covers), e.g. http://192.168.1.20:4000. */
   publicUrl?: string
   /** Lifetime of signed media URLs, default 6 h. */
@@ -83,6 +91,10 @@ export interface DataSourceHandle {
   close(): Promise<void>
   /** Test hook: every credential becomes invalid. */
   expireCredentials(): void
+  /** Stops an import running in the background (what was read is kept). */
+  cancelLibraryImport(): void
+  /** Settles when the import of this start has finished (at once without folders). */
+  libraryImported: Promise<void>
   /** The owner passphrase made on this start (first start without one given): show it once, then forget it. */
   generatedPassphrase?: string
 }
@@ -125,15 +137,20 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
           `(use a new data dir to generate ${opts.demo}).`,
       )
     } else if (demo > 0) generateDemo(db, Math.floor(demo), owner.id)
-    if (opts.library) {
-      const report = await importLibrary(db, opts.library, opts.dataDir)
-      for (const f of report.failed) warn(`library: skipped ${f.path}: ${f.error}`)
-      log(
-        `library: ${report.added} added, ${report.updated} updated, ${report.removed} removed, ${report.unchanged} unchanged`,
-      )
-    }
-    db.exec('PRAGMA optimize')
     const libraryRoots = [opts.library ?? []].flat()
+    const importAbort = new AbortController()
+    const importNow = () =>
+      runLibraryImport({
+        db,
+        folders: libraryRoots,
+        signal: importAbort.signal,
+        report: opts.onLibrary,
+        warn,
+        log,
+      }).then(() => undefined)
+    let libraryImported: Promise<void> = Promise.resolve()
+    if (libraryRoots.length > 0 && !opts.libraryInBackground) await importNow()
+    db.exec('PRAGMA optimize')
 
     const credentials = new Credentials(db, opts.tokenTtlSeconds ?? 30 * 86400)
     // A new passphrase signs every device out (and forgets the remembered phones).
@@ -189,12 +206,16 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
     const address = app.server.address()
     const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0)
     serverUrl = `http://${urlHost(host)}:${port}`
+    // In the background: requests are served between its batches.
+    if (libraryRoots.length > 0 && opts.libraryInBackground) libraryImported = importNow()
     let closed = false
     return {
       url: serverUrl,
       async close() {
         if (closed) return
         closed = true
+        importAbort.abort()
+        await libraryImported
         // Requests in flight may finish; a connection still open after that (a client that went away
         // without the server noticing, seen under load) must not keep the data source from stopping.
         const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS)
@@ -207,6 +228,8 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       expireCredentials() {
         credentials.expireAll()
       },
+      cancelLibraryImport: () => importAbort.abort(),
+      libraryImported,
       generatedPassphrase: generated,
     }
   } catch (err) {

@@ -20,6 +20,8 @@ export interface ImportReport {
   failed: Array<{ path: string; error: string }>
   /** Set when the folders hold more files than an import takes: nothing was changed. */
   capped?: string
+  /** Chosen folders that were not there. */
+  missing: string[]
 }
 
 export interface ImportProgress {
@@ -103,7 +105,15 @@ export async function importLibrary(
   opts: ImportOptions = {},
 ): Promise<ImportReport> {
   const roots = (Array.isArray(dirs) ? dirs : [dirs]).map((d) => Buffer.from(resolve(d)))
-  const report: ImportReport = { added: 0, updated: 0, removed: 0, unchanged: 0, unavailable: 0, failed: [] }
+  const report: ImportReport = {
+    added: 0,
+    updated: 0,
+    removed: 0,
+    unchanged: 0,
+    unavailable: 0,
+    failed: [],
+    missing: [],
+  }
   const max = opts.maxFiles ?? MAX_FILES
   const progress: ImportProgress = { found: 0, read: 0 }
   const walked = await walkFolders(roots, {
@@ -122,6 +132,7 @@ export async function importLibrary(
     return report
   }
   const missingRoots = roots.filter((root) => walked.unreadable.some((u) => u.path.equals(root)))
+  report.missing = missingRoots.map((root) => root.toString('utf8'))
   const search = new SearchIndexer(db)
   const known = new Map(
     (

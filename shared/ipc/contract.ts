@@ -4,6 +4,7 @@ import type { Settings } from '../settings'
 import type { ErrorPayload } from '../errors'
 import type { DownloadsSummary, OfflineAvailability, OfflineState } from './offline'
 import type { HistoryState } from './history'
+import type { MusicFoldersState } from './music-folders'
 import type { ChannelSpec, invokeChannels, playerSessionSchema, playerStateSchema } from './schemas'
 import type { InvokeChannel } from './models'
 import type {
@@ -63,6 +64,8 @@ export interface EventMap {
   'offline:changed': OfflineState
   /** A listen was recorded, history imported or cleared, or a private session began or ended. */
   'history:changed': HistoryState
+  /** The music folders changed, or their import moved on or finished. */
+  'library:changed': MusicFoldersState
 }
 export type EventName = keyof EventMap
 /** One entry per event: an event added to `EventMap` and not here (or here and not there) fails the typecheck. */
@@ -82,6 +85,7 @@ const EVENTS = {
   'media:available-changed': true,
   'offline:changed': true,
   'history:changed': true,
+  'library:changed': true,
 } as const satisfies Record<EventName, true>
 export const EVENT_NAMES: readonly EventName[] = Object.keys(EVENTS) as EventName[]
 

@@ -358,6 +358,10 @@ export const INVOKE_CHANNELS = [
   'history:export',
   'history:import',
   'history:heard-since',
+  'library:folders',
+  'library:add-folder',
+  'library:remove-folder',
+  'library:cancel-import',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

@@ -13,6 +13,7 @@ import type {
   OfflineState,
 } from './offline'
 import type { HistoryImportResult, HistoryPage, HistoryState } from './history'
+import type { MusicFoldersState } from './music-folders'
 import {
   historyHeardSinceArgs,
   historyImportArgs,
@@ -379,4 +380,12 @@ export const invokeChannels = {
   'history:import': channel<HistoryImportResult>().args(historyImportArgs),
   /** The song ids of one source heard since a time (autoplay leaves them out). */
   'history:heard-since': channel<string[]>().args(historyHeardSinceArgs),
+  /** Settings → Music on this computer: the chosen folders, what was imported from each, the import now. */
+  'library:folders': channel<MusicFoldersState>().args(none),
+  /** Opens the system folder picker (in main); a folder chosen is added and imported. */
+  'library:add-folder': channel<MusicFoldersState>().args(none),
+  'library:remove-folder': channel<MusicFoldersState>().args(
+    z.object({ path: z.string().min(1).max(4096) }).strict(),
+  ),
+  'library:cancel-import': channel<MusicFoldersState>().args(none),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

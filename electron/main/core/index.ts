@@ -15,6 +15,7 @@ import { silentLogger } from './log'
 import { keepLikesInStep, wireLikes } from './likes/wire'
 import { createListen } from './listen'
 import { createHistory } from './history'
+import { createMusicFolderHandlers, createMusicFolders, spawnWithMusicFolders } from './library/folders'
 import { wireMedia } from './media/wire'
 import { createPlayerHandlers, sessionKey } from './player/handlers'
 import { createQuitSave } from './player/quit'
@@ -216,7 +217,17 @@ export function createCore(deps: CoreDeps): Core {
     mediaUrl: resolved,
   })
 
+  const musicSpawn = deps.spawnBuiltin && spawnWithMusicFolders(deps.spawnBuiltin, () => musicFolders)
+  const musicFolders = createMusicFolders({
+    store,
+    events,
+    log: log('library'),
+    pickFolder: deps.pickFolder,
+    relaunch: () => supervisor?.relaunch() ?? Promise.resolve(),
+    cancelImport: () => musicSpawn?.cancelImport(),
+  })
   const handlers: Handlers = {
+    ...createMusicFolderHandlers(musicFolders),
     ...createAuthHandlers(auth, deps.openExternal ?? (() => undefined)),
     ...createAppHandlers({
       appInfo: deps.appInfo,
@@ -294,9 +305,9 @@ export function createCore(deps: CoreDeps): Core {
       void auth.check(BUILTIN_ID)
     }
   }
-  const supervisor = deps.spawnBuiltin
+  const supervisor = musicSpawn
     ? superviseDataSource({
-        start: phone.starter(deps.spawnBuiltin),
+        start: phone.starter(musicSpawn.spawner),
         onState: setBuiltin,
         timers,
         log: log('data-source'),
