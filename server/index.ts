@@ -8,6 +8,7 @@ import { AudioStore } from './audio/store'
 import { MediaSigner, loadSecret } from './signing'
 import { generateDemo } from './demo'
 import { runLibraryImport } from './library/run'
+import { watchFolders, type FolderWatch } from './library/watch'
 import type { LibraryReport } from '@shared/ipc/music-folders'
 import { buildApp, type Timeouts } from './app'
 import { hostAllowList } from './hosts'
@@ -32,6 +33,11 @@ export interface DataSourceOptions {
   libraryInBackground?: boolean
   /** The import's progress and result (utility-entry.ts posts them to the app). */
   onLibrary?: (event: LibraryReport) => void
+  /**
+   * Watch the folders after the first import and import again what changes (library/watch.ts): the
+   * quiet time in ms after a change (default 500), or false (default) not to watch.
+   */
+  watchLibrary?: number | false
   /** Base URL clients should use for links (QR page, media, covers), e.g. http://192.168.1.20:4000. */
   publicUrl?: string
   /** Lifetime of signed media URLs, default 6 h. */
@@ -138,18 +144,41 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       )
     } else if (demo > 0) generateDemo(db, Math.floor(demo), owner.id)
     const libraryRoots = [opts.library ?? []].flat()
-    const importAbort = new AbortController()
+    // Each import has its own controller: Cancel stops the one running; closing stops any and the watch.
+    let closing = false
+    let runAbort: AbortController | undefined
     const importNow = () =>
       runLibraryImport({
         db,
         folders: libraryRoots,
-        signal: importAbort.signal,
+        signal: (runAbort = new AbortController()).signal,
         report: opts.onLibrary,
         warn,
         log,
       }).then(() => undefined)
     let libraryImported: Promise<void> = Promise.resolve()
     if (libraryRoots.length > 0 && !opts.libraryInBackground) await importNow()
+    // One import at a time: a change seen while one runs starts another once it is done.
+    let folderWatch: FolderWatch | undefined
+    let importing: Promise<void> | undefined
+    let again = false
+    const importOnChange = () => {
+      if (importing) return void (again = true)
+      importing = importNow().finally(() => {
+        importing = undefined
+        if (again && !closing) {
+          again = false
+          importOnChange()
+        }
+      })
+    }
+    const watchAfter = (first: Promise<void>) =>
+      opts.watchLibrary === undefined || opts.watchLibrary === false || libraryRoots.length === 0
+        ? first
+        : first.then(() => {
+            if (closing) return
+            folderWatch = watchFolders(libraryRoots, importOnChange, { debounceMs: opts.watchLibrary || 500 })
+          })
     db.exec('PRAGMA optimize')
 
     const credentials = new Credentials(db, opts.tokenTtlSeconds ?? 30 * 86400)
@@ -207,15 +236,19 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
     const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0)
     serverUrl = `http://${urlHost(host)}:${port}`
     // In the background: requests are served between its batches.
-    if (libraryRoots.length > 0 && opts.libraryInBackground) libraryImported = importNow()
+    if (libraryRoots.length > 0 && opts.libraryInBackground) libraryImported = watchAfter(importNow())
+    else libraryImported = watchAfter(Promise.resolve())
     let closed = false
     return {
       url: serverUrl,
       async close() {
         if (closed) return
         closed = true
-        importAbort.abort()
+        closing = true
+        runAbort?.abort()
         await libraryImported
+        folderWatch?.close()
+        await importing
         // Requests in flight may finish; a connection still open after that (a client that went away
         // without the server noticing, seen under load) must not keep the data source from stopping.
         const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS)
@@ -228,7 +261,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       expireCredentials() {
         credentials.expireAll()
       },
-      cancelLibraryImport: () => importAbort.abort(),
+      cancelLibraryImport: () => runAbort?.abort(),
       libraryImported,
       generatedPassphrase: generated,
     }

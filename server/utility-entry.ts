@@ -60,6 +60,8 @@ async function main(): Promise<void> {
       instanceNonce,
       libraryInBackground: true,
       onLibrary: post,
+      // While the app runs, what changes in the folders shows up without a rescan.
+      watchLibrary: 500,
     })
     post({ type: 'ready', url: handle.url })
   } catch (err) {
