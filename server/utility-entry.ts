@@ -17,8 +17,13 @@ function post(
   message: { type: 'ready'; url: string } | { type: 'error'; message: string } | LibraryReport,
 ): void {
   if (parentPort) parentPort.postMessage(message)
-  else if (message.type === 'library-progress' || message.type === 'library-done') return
-  else if (message.type === 'ready') process.stdout.write(`Listening on ${message.url}\n`)
+  else if (message.type === 'library-progress') return
+  else if (message.type === 'library-done') {
+    const songs = message.folders.reduce((n, f) => n + (f.songs ?? 0), 0)
+    process.stdout.write(
+      `Library: ${songs} songs in ${message.folders.length} folder(s)${message.message ? `: ${message.message}` : ''}\n`,
+    )
+  } else if (message.type === 'ready') process.stdout.write(`Listening on ${message.url}\n`)
   else process.stderr.write(`Could not start the data source: ${message.message}\n`)
 }
 
