@@ -1,6 +1,40 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import type { DB } from '../db/sqlite'
 import { statement, transaction } from '../db/sqlite'
 import type { SearchIndexer } from '../db/search-index'
+import { decodePath, joinRaw } from './paths'
+
+const COVER_NAME = /^(cover|folder|front|album)\.(jpe?g|png|webp)$/i
+const COVER_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+}
+
+/** A `cover.*`/`folder.*` (or `front.*`, `album.*`) picture beside the files, for an album without one. */
+function folderPicture(stored: string): Picture | undefined {
+  const folder = decodePath(stored)
+  const dir = typeof folder === 'string' ? Buffer.from(folder) : folder
+  try {
+    const names = readdirSync(dir, { encoding: 'buffer' })
+      .map((n) => n.toString('latin1'))
+      .filter((n) => COVER_NAME.test(n))
+      .sort(
+        (a, b) =>
+          (a.toLowerCase().startsWith('cover') ? -1 : 0) - (b.toLowerCase().startsWith('cover') ? -1 : 0),
+      )
+    for (const name of names) {
+      const path = joinRaw(dir, Buffer.from(name, 'latin1'))
+      if (statSync(path).size > 10 * 1024 * 1024) continue
+      const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase()
+      return { mime: COVER_TYPES[ext], data: readFileSync(path) }
+    }
+  } catch {
+    // no folder, no picture
+  }
+  return undefined
+}
 
 /** The album artist of a compilation without an album-artist tag. */
 export const VARIOUS_ARTISTS = 'Various Artists'
@@ -55,7 +89,8 @@ function groupArtist(rows: FileRow[]): string {
  * together and belong to the primary artist ("A feat. B" counts as A) most of them have, or to "Various
  * Artists" for a compilation (the compilation tag, or three or more artists none of which has half the
  * songs). So one track with a guest does not split its album, whichever file is read first. Albums left
- * without songs are deleted; a picture read in this scan becomes the cover of an album that has none.
+ * without songs are deleted; an album without a cover gets an embedded picture read in this scan, else a
+ * `cover.*`/`folder.*` picture beside its files.
  */
 export function groupAlbums(
   db: DB,
@@ -113,7 +148,9 @@ export function groupAlbums(
       }
       const hasCover = statement(db, 'SELECT 1 FROM images WHERE owner = ?').get(`album:${albumId}`)
       if (!hasCover) {
-        const picture = group.map((r) => pictures.get(pictureKey(r.folder, r.album))).find(Boolean)
+        const picture =
+          group.map((r) => pictures.get(pictureKey(r.folder, r.album))).find(Boolean) ??
+          [...new Set(group.map((r) => r.folder))].map(folderPicture).find(Boolean)
         if (picture) {
           statement(db, 'INSERT OR REPLACE INTO images (owner, mime, data) VALUES (?, ?, ?)').run(
             `album:${albumId}`,

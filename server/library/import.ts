@@ -145,7 +145,6 @@ export async function importLibrary(
   for (const f of walked.files) seen.add(encodePath(f.path))
   const now = Date.now()
   const pictures = new Map<string, Picture>()
-  let changed = false
 
   const pending: ReadFile[] = []
   for (const file of walked.files) {
@@ -178,7 +177,6 @@ export async function importLibrary(
     transaction(db, () => {
       for (const r of batch) writeOne(db, search, r, known, seen, pictures, report, now)
     })
-    changed = true
     progress.read += batch.length
     opts.onProgress?.({ ...progress })
     await new Promise((r) => setImmediate(r))
@@ -205,10 +203,10 @@ export async function importLibrary(
         report.removed++
       }
       statement(db, 'DELETE FROM library_files WHERE path = ?').run(path)
-      changed = true
     }
   })
-  if (changed || known.size === 0) groupAlbums(db, search, pictures, now)
+  // Also when no song changed: a cover picture may have been added beside the files.
+  groupAlbums(db, search, pictures, now)
   return report
 }
 
