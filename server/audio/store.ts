@@ -235,7 +235,7 @@ export class AudioStore {
   setLibraryRoots(roots: string[]): void {
     this.libraryRoots = roots.flatMap((root) => {
       try {
-        return [realpathSync(Buffer.from(resolve(root)), { encoding: 'buffer' })]
+        return [realpathSync.native(Buffer.from(resolve(root)), { encoding: 'buffer' })]
       } catch {
         return [] // not there now: none of its files is served
       }
@@ -246,7 +246,7 @@ export class AudioStore {
 
   private insideLibrary(path: string | Buffer): boolean {
     try {
-      const real = realpathSync(path, { encoding: 'buffer' })
+      const real = realpathSync.native(path, { encoding: 'buffer' })
       return this.libraryRoots.some((root) => isInside(real, root))
     } catch {
       return false

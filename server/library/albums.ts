@@ -3,8 +3,8 @@ import type { DB } from '../db/sqlite'
 import { statement, transaction } from '../db/sqlite'
 import type { SearchIndexer } from '../db/search-index'
 import { decodePath, joinRaw } from './paths'
+import { COVER_NAME } from './walk'
 
-const COVER_NAME = /^(cover|folder|front|album)\.(jpe?g|png|webp)$/i
 const COVER_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
@@ -97,6 +97,8 @@ export function groupAlbums(
   search: SearchIndexer,
   pictures: Map<string, Picture>,
   now: number,
+  /** The folders the walk saw a cover picture in: only those are looked in. */
+  coverFolders: Set<string>,
 ): void {
   const rows = statement(
     db,
@@ -150,7 +152,10 @@ export function groupAlbums(
       if (!hasCover) {
         const picture =
           group.map((r) => pictures.get(pictureKey(r.folder, r.album))).find(Boolean) ??
-          [...new Set(group.map((r) => r.folder))].map(folderPicture).find(Boolean)
+          [...new Set(group.map((r) => r.folder))]
+            .filter((f) => coverFolders.has(f))
+            .map(folderPicture)
+            .find(Boolean)
         if (picture) {
           statement(db, 'INSERT OR REPLACE INTO images (owner, mime, data) VALUES (?, ?, ?)').run(
             `album:${albumId}`,

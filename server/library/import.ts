@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import { basename, extname, resolve } from 'node:path'
 import type { DB } from '../db/sqlite'
 import { statement, transaction } from '../db/sqlite'
@@ -73,7 +74,7 @@ function md5File(path: RawPath): Promise<string> {
 
 async function readOne(r: ReadFile): Promise<void> {
   try {
-    const lyricsFile = await sidecarLyrics(r.file.path)
+    const lyricsFile = await sidecarLyrics(r.file.lrc)
     r.mtime = Math.floor(Math.max(r.file.stat.mtimeMs, lyricsFile?.mtime ?? 0))
     const meta = await readMetadata(r.file.path, r.mime)
     const info = trackInfo(meta, r.file.stat.size, lyricsFile?.text)
@@ -147,12 +148,19 @@ export async function importLibrary(
   const pictures = new Map<string, Picture>()
 
   const pending: ReadFile[] = []
+  // Songs of files that did not change: available again (their folder may have come back), in one go.
+  const unchangedSongs: number[] = []
   for (const file of walked.files) {
     const stored = encodePath(file.path)
     const prev = known.get(stored)
     const r: ReadFile = { file, stored, mtime: 0, mime: audioType(file.path)!, prev }
-    const lyricsFile = await sidecarLyrics(file.path)
-    const mtime = Math.floor(Math.max(file.stat.mtimeMs, lyricsFile?.mtime ?? 0))
+    const lrcMtime = file.lrc
+      ? await stat(file.lrc).then(
+          (s) => s.mtimeMs,
+          () => 0,
+        )
+      : 0
+    const mtime = Math.floor(Math.max(file.stat.mtimeMs, lrcMtime))
     if (prev && prev.mtime_ms === mtime && prev.size === file.stat.size) {
       if (prev.error) report.failed.push({ path: displayPath(stored), error: prev.error })
       else {
@@ -167,13 +175,18 @@ export async function importLibrary(
     }
     pending.push(r)
   }
+  transaction(db, () => {
+    const back = statement(db, 'UPDATE songs SET playable = 1, reason = NULL WHERE id = ? AND playable = 0')
+    for (const id of unchangedSongs) back.run(id)
+  })
   progress.read = report.unchanged + report.failed.length
   opts.onProgress?.({ ...progress })
 
   for (let at = 0; at < pending.length; at += BATCH) {
     opts.signal?.throwIfAborted()
     const batch = pending.slice(at, at + BATCH)
-    for (const r of batch) await readOne(r)
+    // A few files at a time: one's reading overlaps another's parsing.
+    for (let i = 0; i < batch.length; i += 4) await Promise.all(batch.slice(i, i + 4).map(readOne))
     transaction(db, () => {
       for (const r of batch) writeOne(db, search, r, known, seen, pictures, report, now)
     })
@@ -206,7 +219,7 @@ export async function importLibrary(
     }
   })
   // Also when no song changed: a cover picture may have been added beside the files.
-  groupAlbums(db, search, pictures, now)
+  groupAlbums(db, search, pictures, now, walked.coverFolders)
   return report
 }
 

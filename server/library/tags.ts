@@ -1,5 +1,4 @@
 import { readFile, stat } from 'node:fs/promises'
-import { extname } from 'node:path'
 import { parseFromTokenizer, type IAudioMetadata } from 'music-metadata'
 import * as strtok3 from 'strtok3'
 import { formatLrcTime } from '@shared/lyrics'
@@ -36,10 +35,11 @@ export async function readMetadata(path: RawPath, mime: string): Promise<IAudioM
   }
 }
 
-/** The sidecar `.lrc` beside a file (same name), with its mtime. */
-export async function sidecarLyrics(path: RawPath): Promise<{ text: string; mtime: number } | undefined> {
-  const ext = extname(path.toString('latin1')).length
-  const lrc = Buffer.concat([path.subarray(0, path.length - ext), Buffer.from('.lrc')])
+/** The sidecar `.lrc` beside a file (same name; the walk found it), with its mtime. */
+export async function sidecarLyrics(
+  lrc: RawPath | undefined,
+): Promise<{ text: string; mtime: number } | undefined> {
+  if (!lrc) return undefined
   try {
     const st = await stat(lrc)
     if (!st.isFile() || st.size > 1024 * 1024) return undefined

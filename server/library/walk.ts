@@ -1,7 +1,10 @@
 import type { Stats } from 'node:fs'
 import { readdir, realpath, stat } from 'node:fs/promises'
 import { extname } from 'node:path'
-import { isInside, joinRaw, type RawPath } from './paths'
+import { encodePath, isInside, joinRaw, type RawPath } from './paths'
+
+/** The names of a folder's cover picture. */
+export const COVER_NAME = /^(cover|folder|front|album)\.(jpe?g|png|webp)$/i
 
 export const AUDIO_TYPES: Record<string, string> = {
   '.mp3': 'audio/mpeg',
@@ -27,6 +30,8 @@ export interface FoundFile {
   /** The chosen folder it was found under. */
   root: RawPath
   stat: Stats
+  /** A `.lrc` of the same name beside it. */
+  lrc?: RawPath
 }
 
 export interface WalkResult {
@@ -35,6 +40,8 @@ export interface WalkResult {
   unreadable: Array<{ path: RawPath; error: string }>
   /** True when more than `max` files were found: `files` is then incomplete. */
   overCap: boolean
+  /** Folders with a `cover.*`/`folder.*` picture in them (as `encodePath` stores them, see albums.ts). */
+  coverFolders: Set<string>
 }
 
 export interface WalkOptions {
@@ -52,7 +59,7 @@ export interface WalkOptions {
  */
 export async function walkFolders(roots: RawPath[], opts: WalkOptions = {}): Promise<WalkResult> {
   const max = opts.max ?? MAX_FILES
-  const result: WalkResult = { files: [], unreadable: [], overCap: false }
+  const result: WalkResult = { files: [], unreadable: [], overCap: false, coverFolders: new Set() }
   const realRoots: RawPath[] = []
   for (const root of roots) {
     try {
@@ -80,6 +87,12 @@ export async function walkFolders(roots: RawPath[], opts: WalkOptions = {}): Pro
       return
     }
     entries.sort((a, b) => Buffer.compare(a.name, b.name))
+    const lrcs = new Set<string>()
+    for (const e of entries) {
+      const name = e.name.toString('latin1')
+      if (name.toLowerCase().endsWith('.lrc')) lrcs.add(name.slice(0, -4))
+      if (COVER_NAME.test(name)) result.coverFolders.add(encodePath(dir))
+    }
     for (const e of entries) {
       if (e.name[0] === 0x2e /* . */) continue
       const path = joinRaw(dir, e.name)
@@ -110,7 +123,14 @@ export async function walkFolders(roots: RawPath[], opts: WalkOptions = {}): Pro
           result.overCap = true
           return
         }
-        result.files.push({ path, root, stat: st })
+        const name = e.name.toString('latin1')
+        const stem = name.slice(0, name.length - extname(name).length)
+        result.files.push({
+          path,
+          root,
+          stat: st,
+          lrc: lrcs.has(stem) ? joinRaw(dir, Buffer.from(stem + '.lrc', 'latin1')) : undefined,
+        })
         if (result.files.length % 500 === 0) await opts.onFound?.(result.files.length)
       }
       if (result.overCap) return
