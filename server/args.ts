@@ -11,7 +11,7 @@ Options:
   --port N                  port (default 4000; 0 picks a free one)
   --data DIR                data directory: database, audio cache, secrets (default ./data)
   --demo N                  generate a demo catalogue of N songs on first start (default 300, 0 with --library)
-  --library DIR             import a folder of your own music (rescanned on every start)
+  --library DIR             import a folder of your own music (rescanned on every start; repeat for several)
   --public-url URL          the address other devices use, for links in answers (http://192.168.1.20:4000)
   --public-name NAME        another host name this server answers to (repeatable; loopback, this machine's
                             addresses and names, and --public-url's host are always allowed)
@@ -71,7 +71,7 @@ export function parseArgs(argv: readonly string[]): ServerArgs {
         opts.demo = int()
         break
       case '--library':
-        opts.library = value()
+        opts.library = [...[opts.library ?? []].flat(), value()]
         break
       case '--public-url':
         opts.publicUrl = value()

@@ -7,7 +7,9 @@ import { Credentials, MAX_TOKEN_LENGTH, QrKeys } from './auth'
 import { AudioStore } from './audio/store'
 import { MediaSigner, loadSecret } from './signing'
 import { generateDemo } from './demo'
-import { importLibrary } from './library/import'
+import { runLibraryImport } from './library/run'
+import { watchFolders, type FolderWatch } from './library/watch'
+import type { LibraryReport } from '@shared/ipc/music-folders'
 import { buildApp, type Timeouts } from './app'
 import { hostAllowList } from './hosts'
 import { secureDataDir } from './data-dir'
@@ -22,8 +24,20 @@ export interface DataSourceOptions {
   port?: number
   /** Demo songs to generate when the catalogue has none: default 300 (0 when `library` is given). */
   demo?: number
-  /** A music folder to import (rescanned on every start; only changed files are read). */
-  library?: string
+  /** Music folders to import (rescanned on every start; only changed files are read). */
+  library?: string | string[]
+  /**
+   * Import the folders after the server listens, so start-up never waits for it (the app); without it
+   * the start waits for the import (the command line, tests).
+   */
+  libraryInBackground?: boolean
+  /** The import's progress and result (utility-entry.ts posts them to the app). */
+  onLibrary?: (event: LibraryReport) => void
+  /**
+   * Watch the folders after the first import and import again what changes (library/watch.ts): the
+   * quiet time in ms after a change (default 500), or false (default) not to watch.
+   */
+  watchLibrary?: number | false
   /** Base URL clients should use for links (QR page, media, covers), e.g. http://192.168.1.20:4000. */
   publicUrl?: string
   /** Lifetime of signed media URLs, default 6 h. */
@@ -83,6 +97,10 @@ export interface DataSourceHandle {
   close(): Promise<void>
   /** Test hook: every credential becomes invalid. */
   expireCredentials(): void
+  /** Stops an import running in the background (what was read is kept). */
+  cancelLibraryImport(): void
+  /** Settles when the import of this start has finished (at once without folders). */
+  libraryImported: Promise<void>
   /** The owner passphrase made on this start (first start without one given): show it once, then forget it. */
   generatedPassphrase?: string
 }
@@ -125,13 +143,42 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
           `(use a new data dir to generate ${opts.demo}).`,
       )
     } else if (demo > 0) generateDemo(db, Math.floor(demo), owner.id)
-    if (opts.library) {
-      const report = await importLibrary(db, opts.library, opts.dataDir)
-      for (const f of report.failed) warn(`library: skipped ${f.path}: ${f.error}`)
-      log(
-        `library: ${report.added} added, ${report.updated} updated, ${report.removed} removed, ${report.unchanged} unchanged`,
-      )
+    const libraryRoots = [opts.library ?? []].flat()
+    // Each import has its own controller: Cancel stops the one running; closing stops any and the watch.
+    let closing = false
+    let runAbort: AbortController | undefined
+    const importNow = () =>
+      runLibraryImport({
+        db,
+        folders: libraryRoots,
+        signal: (runAbort = new AbortController()).signal,
+        report: opts.onLibrary,
+        warn,
+        log,
+      }).then(() => undefined)
+    let libraryImported: Promise<void> = Promise.resolve()
+    if (libraryRoots.length > 0 && !opts.libraryInBackground) await importNow()
+    // One import at a time: a change seen while one runs starts another once it is done.
+    let folderWatch: FolderWatch | undefined
+    let importing: Promise<void> | undefined
+    let again = false
+    const importOnChange = () => {
+      if (importing) return void (again = true)
+      importing = importNow().finally(() => {
+        importing = undefined
+        if (again && !closing) {
+          again = false
+          importOnChange()
+        }
+      })
     }
+    const watchAfter = (first: Promise<void>) =>
+      opts.watchLibrary === undefined || opts.watchLibrary === false || libraryRoots.length === 0
+        ? first
+        : first.then(() => {
+            if (closing) return
+            folderWatch = watchFolders(libraryRoots, importOnChange, { debounceMs: opts.watchLibrary || 500 })
+          })
     db.exec('PRAGMA optimize')
 
     const credentials = new Credentials(db, opts.tokenTtlSeconds ?? 30 * 86400)
@@ -177,6 +224,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       },
       log,
     }
+    ctx.audio.setLibraryRoots(libraryRoots)
     const app = await buildApp(ctx, {
       logger: opts.logger ?? false,
       trustProxy: opts.trustProxy ?? [],
@@ -187,12 +235,20 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
     const address = app.server.address()
     const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0)
     serverUrl = `http://${urlHost(host)}:${port}`
+    // In the background: requests are served between its batches.
+    if (libraryRoots.length > 0 && opts.libraryInBackground) libraryImported = watchAfter(importNow())
+    else libraryImported = watchAfter(Promise.resolve())
     let closed = false
     return {
       url: serverUrl,
       async close() {
         if (closed) return
         closed = true
+        closing = true
+        runAbort?.abort()
+        await libraryImported
+        folderWatch?.close()
+        await importing
         // Requests in flight may finish; a connection still open after that (a client that went away
         // without the server noticing, seen under load) must not keep the data source from stopping.
         const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS)
@@ -205,6 +261,8 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       expireCredentials() {
         credentials.expireAll()
       },
+      cancelLibraryImport: () => runAbort?.abort(),
+      libraryImported,
       generatedPassphrase: generated,
     }
   } catch (err) {

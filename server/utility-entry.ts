@@ -4,6 +4,7 @@
  */
 import { parseArgs } from './args'
 import { startDataSource, type DataSourceHandle } from './index'
+import type { LibraryReport } from '@shared/ipc/music-folders'
 
 interface ParentPort {
   postMessage(message: unknown): void
@@ -12,9 +13,17 @@ interface ParentPort {
 
 const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPort
 
-function post(message: { type: 'ready'; url: string } | { type: 'error'; message: string }): void {
+function post(
+  message: { type: 'ready'; url: string } | { type: 'error'; message: string } | LibraryReport,
+): void {
   if (parentPort) parentPort.postMessage(message)
-  else if (message.type === 'ready') process.stdout.write(`Listening on ${message.url}\n`)
+  else if (message.type === 'library-progress') return
+  else if (message.type === 'library-done') {
+    const songs = message.folders.reduce((n, f) => n + (f.songs ?? 0), 0)
+    process.stdout.write(
+      `Library: ${songs} songs in ${message.folders.length} folder(s)${message.message ? `: ${message.message}` : ''}\n`,
+    )
+  } else if (message.type === 'ready') process.stdout.write(`Listening on ${message.url}\n`)
   else process.stderr.write(`Could not start the data source: ${message.message}\n`)
 }
 
@@ -39,6 +48,7 @@ async function main(): Promise<void> {
       type?: string
     }
     if (data && data.type === 'stop') void stop()
+    if (data && data.type === 'library-cancel') handle?.cancelLibraryImport()
   })
   try {
     // The app hands the owner passphrase over in the environment (not argv, which other users can read),
@@ -48,7 +58,16 @@ async function main(): Promise<void> {
     // Likewise the nonce this process proves itself with before the app sends it a credential.
     const instanceNonce = process.env.CADENCE_INSTANCE_NONCE || undefined
     delete process.env.CADENCE_INSTANCE_NONCE
-    handle = await startDataSource({ ...parseArgs(process.argv.slice(2)), ownerPassphrase, instanceNonce })
+    // The app's music folders are imported after the server answers: its start never waits for them.
+    handle = await startDataSource({
+      ...parseArgs(process.argv.slice(2)),
+      ownerPassphrase,
+      instanceNonce,
+      libraryInBackground: true,
+      onLibrary: post,
+      // While the app runs, what changes in the folders shows up without a rescan.
+      watchLibrary: 500,
+    })
     post({ type: 'ready', url: handle.url })
   } catch (err) {
     post({ type: 'error', message: (err as Error)?.message ?? String(err) })

@@ -187,13 +187,23 @@ async function start() {
     cipher: createSafeStorageCipher(),
     // The core picks where the built-in data source listens and its owner passphrase (loopback and a
     // passphrase for this run, or the network and a kept one when the user lets a phone sign in).
-    spawnBuiltin: (launch, onExit) =>
+    spawnBuiltin: (launch, onExit, onLibrary) =>
       startBuiltinDataSource(
         join(import.meta.dirname, 'data-source.js'),
         join(app.getPath('userData'), 'data-source'),
         launch,
         onExit,
+        onLibrary,
       ),
+    // Settings → Music on this computer: the system's folder picker, modal to the main window.
+    pickFolder: async () => {
+      const options = { properties: ['openDirectory' as const] }
+      const parent = mainWindow && !mainWindow.isDestroyed() ? mainWindow : undefined
+      const { canceled, filePaths } = await (parent
+        ? dialog.showOpenDialog(parent, options)
+        : dialog.showOpenDialog(options))
+      return canceled ? undefined : filePaths[0]
+    },
     networkAddresses: () => reachableAddresses(networkInterfaces()),
     mediaDir: join(app.getPath('userData'), 'media-cache'),
     historyPath: join(app.getPath('userData'), 'history.sqlite'),

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { join, sep } from 'node:path'
+import { join, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { DB } from '../db/sqlite'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../data-dir'
+import { decodePath, isInside } from '../library/paths'
 import { DEMO_FORMATS, wavSize } from './formats'
 import { synthesizeWav, type SongSound } from './synth'
 
@@ -160,7 +161,8 @@ export function createWorkerSynthesizer({ idleMs = SYNTH_IDLE_MS } = {}): Worker
 }
 
 export interface MediaFile {
-  path: string
+  /** A string, or the exact bytes of an imported file whose name is not UTF-8 (library/paths.ts). */
+  path: string | Buffer
   size: number
   md5: string
   mime: string
@@ -225,6 +227,32 @@ export class AudioStore {
     return this.synth.close()
   }
 
+  /**
+   * The chosen music folders (as resolved when set): an imported file is served only when its real path
+   * (links followed) is inside one of them, so no link, no `..` and no stale entry leads the media route
+   * anywhere else.
+   */
+  setLibraryRoots(roots: string[]): void {
+    this.libraryRoots = roots.flatMap((root) => {
+      try {
+        return [realpathSync.native(Buffer.from(resolve(root)), { encoding: 'buffer' })]
+      } catch {
+        return [] // not there now: none of its files is served
+      }
+    })
+  }
+
+  private libraryRoots: Buffer[] = []
+
+  private insideLibrary(path: string | Buffer): boolean {
+    try {
+      const real = realpathSync.native(path, { encoding: 'buffer' })
+      return this.libraryRoots.some((root) => isInside(real, root))
+    } catch {
+      return false
+    }
+  }
+
   /** Bytes made for requests without a login since start. */
   get anonymousBytesMade(): number {
     return this.anonymousBytes
@@ -238,7 +266,11 @@ export class AudioStore {
   async describe(songId: number, bitrate: number, who: AudioRequest = {}): Promise<MediaFile | null> {
     const row = this.lookup.get(songId, bitrate) as FileRow | undefined
     if (!row) return null
-    if (row.md5 && row.path) return { path: row.path, size: row.size, md5: row.md5, mime: row.mime }
+    if (row.md5 && row.path) {
+      const path = decodePath(row.path)
+      if (!this.insideLibrary(path)) return null
+      return { path, size: row.size, md5: row.md5, mime: row.mime }
+    }
     if (
       row.md5 &&
       row.source === 'demo' &&
@@ -287,9 +319,11 @@ export class AudioStore {
     if (row.source !== 'demo') {
       if (!row.path || !row.md5) return null
       try {
-        const st = statSync(row.path)
+        const path = decodePath(row.path)
+        if (!this.insideLibrary(path)) return null
+        const st = statSync(path)
         if (!st.isFile()) return null
-        return { path: row.path, size: st.size, md5: row.md5, mime: row.mime }
+        return { path, size: st.size, md5: row.md5, mime: row.mime }
       } catch {
         return null
       }

@@ -14,7 +14,7 @@ export function chartSongIds(store: CatalogStore, rule: string): number[] {
       case 'new':
         return all(
           `SELECT s.id FROM playlists p JOIN songs s ON s.album_id = p.id
-           WHERE p.kind = 'album' AND s.playable = 1 ORDER BY p.released_at DESC, s.track_no LIMIT ${CHART_SIZE}`,
+           WHERE p.kind = 'album' AND s.playable = 1 ORDER BY p.released_at DESC, s.disc_no, s.track_no LIMIT ${CHART_SIZE}`,
         )
       case 'rising':
         return all(

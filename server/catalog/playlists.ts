@@ -176,7 +176,7 @@ function playlistSongIds(store: CatalogStore, p: PlaylistRow, offset: number, ta
     case 'album':
       return ids(
         store
-          .prep('SELECT id FROM songs WHERE album_id = ? ORDER BY track_no, id LIMIT ? OFFSET ?')
+          .prep('SELECT id FROM songs WHERE album_id = ? ORDER BY disc_no, track_no, id LIMIT ? OFFSET ?')
           .all(p.id, take, offset),
       )
     case 'liked':

@@ -36,6 +36,18 @@ export const migrations: ReadonlyArray<(db: DB) => void> = [
       created_at INTEGER NOT NULL,
       last_used_at INTEGER NOT NULL
     )`),
+  // 4: the music folders' index (server/library/): disc numbers, each file's identity and album tags.
+  (db) =>
+    db.exec(`ALTER TABLE songs ADD COLUMN disc_no INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX songs_album_disc ON songs(album_id, disc_no, track_no);
+      ALTER TABLE library_files ADD COLUMN content_key TEXT;
+      ALTER TABLE library_files ADD COLUMN folder TEXT;
+      ALTER TABLE library_files ADD COLUMN album TEXT;
+      ALTER TABLE library_files ADD COLUMN album_artist TEXT;
+      ALTER TABLE library_files ADD COLUMN artist TEXT;
+      ALTER TABLE library_files ADD COLUMN compilation INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE library_files ADD COLUMN year INTEGER;
+      CREATE INDEX library_files_content ON library_files(content_key);`),
 ]
 
 export function migrate(db: DB): void {

@@ -1,52 +1,68 @@
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { readdir, readFile, stat } from 'node:fs/promises'
-import { basename, extname, join, resolve, sep } from 'node:path'
-import { parseFile } from 'music-metadata'
+import { stat } from 'node:fs/promises'
+import { basename, extname, resolve } from 'node:path'
 import type { DB } from '../db/sqlite'
-import { transaction } from '../db/sqlite'
+import { statement, transaction } from '../db/sqlite'
 import { SearchIndexer } from '../db/search-index'
-import { formatLrcTime } from '@shared/lyrics'
+import { groupAlbums, pictureKey, type Picture } from './albums'
+import { contentKey } from './identity'
+import { decodePath, displayPath, encodePath, isInside, type RawPath } from './paths'
+import { primaryArtist, readMetadata, sidecarLyrics, trackInfo, type TrackInfo } from './tags'
+import { MAX_FILES, audioType, walkFolders, type FoundFile } from './walk'
 
 export interface ImportReport {
   added: number
   updated: number
   removed: number
   unchanged: number
+  /** Songs kept but unavailable because their chosen folder is not there (an unplugged drive). */
+  unavailable: number
   failed: Array<{ path: string; error: string }>
+  /** Set when the folders hold more files than an import takes: nothing was changed. */
+  capped?: string
+  /** Chosen folders that were not there. */
+  missing: string[]
 }
 
-const AUDIO_TYPES: Record<string, string> = {
-  '.mp3': 'audio/mpeg',
-  '.flac': 'audio/flac',
-  '.wav': 'audio/wav',
-  '.m4a': 'audio/mp4',
-  '.aac': 'audio/aac',
-  '.ogg': 'audio/ogg',
-  '.oga': 'audio/ogg',
-  '.opus': 'audio/ogg',
-  '.webm': 'audio/webm',
+export interface ImportProgress {
+  found: number
+  read: number
 }
 
-const MAX_FILES = 200_000
-
-async function walk(dir: string, out: string[]): Promise<void> {
-  let entries
-  try {
-    entries = await readdir(dir, { withFileTypes: true })
-  } catch {
-    return
-  }
-  for (const e of entries) {
-    if (out.length >= MAX_FILES) return
-    if (e.name.startsWith('.')) continue
-    const path = join(dir, e.name)
-    if (e.isDirectory()) await walk(path, out)
-    else if (e.isFile() && AUDIO_TYPES[extname(e.name).toLowerCase()]) out.push(path)
-  }
+export interface ImportOptions {
+  onProgress?: (progress: ImportProgress) => void
+  /** Cancels the import between batches: what was committed stays, the rest is read next time. */
+  signal?: AbortSignal
+  maxFiles?: number
 }
 
-function md5File(path: string): Promise<string> {
+interface KnownRow {
+  path: string
+  mtime_ms: number
+  size: number
+  song_id: number | null
+  error: string | null
+  content_key: string | null
+}
+
+/** A file read in this scan, waiting to be written with its batch. */
+interface ReadFile {
+  file: FoundFile
+  stored: string
+  mtime: number
+  mime: string
+  prev: KnownRow | undefined
+  info?: TrackInfo
+  key?: string
+  md5?: string
+  error?: string
+}
+
+/** Files read before their rows are written in one transaction (and the event loop gets a turn). */
+const BATCH = 64
+
+function md5File(path: RawPath): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     const hash = createHash('md5')
     createReadStream(path)
@@ -56,214 +72,270 @@ function md5File(path: string): Promise<string> {
   })
 }
 
-async function sidecarLyrics(path: string): Promise<{ text: string; mtime: number } | undefined> {
-  const lrc = path.slice(0, path.length - extname(path).length) + '.lrc'
+async function readOne(r: ReadFile): Promise<void> {
   try {
-    const st = await stat(lrc)
-    if (!st.isFile() || st.size > 1024 * 1024) return undefined
-    return {
-      text: (await readFile(lrc, 'utf8')).replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'),
-      mtime: st.mtimeMs,
+    const lyricsFile = await sidecarLyrics(r.file.lrc)
+    r.mtime = Math.floor(Math.max(r.file.stat.mtimeMs, lyricsFile?.mtime ?? 0))
+    const meta = await readMetadata(r.file.path, r.mime)
+    const info = trackInfo(meta, r.file.stat.size, lyricsFile?.text)
+    if (!info.durationMs || !Number.isFinite(info.durationMs) || info.durationMs <= 0) {
+      r.error = 'no audio duration could be read (not a supported audio file?)'
+      return
     }
-  } catch {
-    return undefined
+    r.info = info
+    r.key = await contentKey(r.file.path, r.mime)
+    r.md5 = await md5File(r.file.path)
+  } catch (err) {
+    r.error = (err as Error).message || 'unreadable file'
   }
-}
-
-interface TagLyrics {
-  text?: string
-  syncText?: Array<{ text: string; timestamp?: number }>
-}
-
-function tagLyrics(lyrics: unknown): string | undefined {
-  if (!Array.isArray(lyrics)) return undefined
-  for (const l of lyrics as Array<TagLyrics | string>) {
-    if (typeof l === 'string') {
-      if (/\[\d+:\d+/.test(l)) return l
-      continue
-    }
-    if (l.syncText && l.syncText.length > 0) {
-      return l.syncText
-        .filter((s) => typeof s.timestamp === 'number')
-        .map((s) => formatLrcTime(s.timestamp as number) + s.text)
-        .join('\n')
-    }
-    if (l.text && /\[\d+:\d+/.test(l.text)) return l.text
-  }
-  return undefined
 }
 
 /**
- * Imports a music folder: tags, duration, bitrate and cover with music-metadata, lyrics from a sidecar
- * `.lrc` or the tags. Files whose mtime and size did not change are skipped; files that cannot be read
- * are reported and skipped; files that disappeared are removed from the catalogue.
+ * Imports the chosen music folders (see docs/data-source.md): tags, duration, bitrate, cover and lyrics of
+ * every audio file, each found once (walk.ts). A file whose size and mtime (and its sidecar `.lrc`'s)
+ * did not change is not read again; one that cannot be read is kept with its reason; a song keeps its id
+ * when its file is retagged, renamed or moved (identity.ts). Files gone from a folder that is there are
+ * removed; the songs of a chosen folder that is not there are marked unavailable and kept. More files
+ * than `maxFiles` (200,000): nothing is changed and `capped` says why. Writes go in batches, so requests
+ * are served while a large import runs.
  */
-export async function importLibrary(db: DB, dir: string, _dataDir: string): Promise<ImportReport> {
-  const root = resolve(dir)
-  const report: ImportReport = { added: 0, updated: 0, removed: 0, unchanged: 0, failed: [] }
-  const files: string[] = []
-  await walk(root, files)
+export async function importLibrary(
+  db: DB,
+  dirs: string | string[],
+  _dataDir?: string,
+  opts: ImportOptions = {},
+): Promise<ImportReport> {
+  const roots = (Array.isArray(dirs) ? dirs : [dirs]).map((d) => Buffer.from(resolve(d)))
+  const report: ImportReport = {
+    added: 0,
+    updated: 0,
+    removed: 0,
+    unchanged: 0,
+    unavailable: 0,
+    failed: [],
+    missing: [],
+  }
+  const max = opts.maxFiles ?? MAX_FILES
+  const progress: ImportProgress = { found: 0, read: 0 }
+  const walked = await walkFolders(roots, {
+    max,
+    signal: opts.signal,
+    onFound: async (found) => {
+      progress.found = found
+      opts.onProgress?.({ ...progress })
+      await new Promise((r) => setImmediate(r))
+    },
+  })
+  if (walked.overCap) {
+    report.capped =
+      `The chosen folders hold more than ${max.toLocaleString('en')} audio files, more than the library ` +
+      'takes: nothing was imported. Choose fewer or smaller folders.'
+    return report
+  }
+  const missingRoots = roots.filter((root) => walked.unreadable.some((u) => u.path.equals(root)))
+  report.missing = missingRoots.map((root) => root.toString('utf8'))
   const search = new SearchIndexer(db)
   const known = new Map(
     (
-      db.prepare('SELECT path, mtime_ms, size, song_id, error FROM library_files').all() as Array<{
-        path: string
-        mtime_ms: number
-        size: number
-        song_id: number | null
-        error: string | null
-      }>
+      db
+        .prepare('SELECT path, mtime_ms, size, song_id, error, content_key FROM library_files')
+        .all() as unknown as KnownRow[]
     ).map((r) => [r.path, r]),
   )
   const seen = new Set<string>()
+  for (const f of walked.files) seen.add(encodePath(f.path))
   const now = Date.now()
+  const pictures = new Map<string, Picture>()
 
-  for (const path of files) {
-    seen.add(path)
-    try {
-      const st = await stat(path)
-      const lyricsFile = await sidecarLyrics(path)
-      const mtime = Math.floor(Math.max(st.mtimeMs, lyricsFile?.mtime ?? 0))
-      const prev = known.get(path)
-      if (prev && prev.mtime_ms === mtime && prev.size === st.size) {
-        if (prev.error) report.failed.push({ path, error: prev.error })
-        else report.unchanged++
-        continue
-      }
-      let meta
-      let error: string | undefined
-      try {
-        meta = await parseFile(path, { duration: true, skipCovers: false })
-        if (!meta.format.duration || !Number.isFinite(meta.format.duration) || meta.format.duration <= 0) {
-          error = 'no audio duration could be read (not a supported audio file?)'
-        }
-      } catch (err) {
-        error = (err as Error).message || 'unreadable file'
-      }
-      if (error || !meta) {
-        db.prepare(
-          `INSERT INTO library_files (path, mtime_ms, size, song_id, error) VALUES (?, ?, ?, NULL, ?)
-           ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size, error = excluded.error`,
-        ).run(path, mtime, st.size, error ?? 'unreadable file')
-        if (prev?.song_id) removeSong(db, search, prev.song_id)
-        report.failed.push({ path, error: error ?? 'unreadable file' })
-        continue
-      }
-      const md5 = await md5File(path)
-      const { common, format } = meta
-      const durationMs = Math.round((format.duration ?? 0) * 1000)
-      const bitrate = Math.round(format.bitrate ?? (st.size * 8) / (format.duration ?? 1))
-      const title = common.title?.trim() || basename(path, extname(path))
-      const artistNames = (
-        common.artists && common.artists.length > 0 ? common.artists : [common.artist ?? '']
-      )
-        .map((a) => a.trim())
-        .filter(Boolean)
-      if (artistNames.length === 0) artistNames.push('Unknown Artist')
-      const lyric = lyricsFile?.text || tagLyrics(common.lyrics)
-      const mime = AUDIO_TYPES[extname(path).toLowerCase()]
-
-      transaction(db, () => {
-        const artistIds = artistNames.map((name) => {
-          const row = db.prepare('SELECT id FROM artists WHERE name = ? ORDER BY id LIMIT 1').get(name) as
-            { id: number } | undefined
-          if (row) return row.id
-          const id = Number(
-            db.prepare("INSERT INTO artists (name, source) VALUES (?, 'library')").run(name).lastInsertRowid,
-          )
-          search.add('artist', id, name)
-          return id
-        })
-        let albumId: number | null = null
-        const albumName = common.album?.trim()
-        if (albumName) {
-          const albumArtist = common.albumartist?.trim()
-          const albumArtistId = albumArtist
-            ? ((
-                db.prepare('SELECT id FROM artists WHERE name = ?').get(albumArtist) as
-                  { id: number } | undefined
-              )?.id ?? artistIds[0])
-            : artistIds[0]
-          const row = db
-            .prepare("SELECT id FROM playlists WHERE kind = 'album' AND artist_id = ? AND name = ?")
-            .get(albumArtistId, albumName) as { id: number } | undefined
-          if (row) albumId = row.id
-          else {
-            const released = common.year ? Date.UTC(common.year, 0, 1) : null
-            albumId = Number(
-              db
-                .prepare(
-                  `INSERT INTO playlists (name, type, kind, artist_id, released_at, created_at, source)
-                   VALUES (?, 'album', 'album', ?, ?, ?, 'library')`,
-                )
-                .run(albumName, albumArtistId, released, now).lastInsertRowid,
-            )
-            search.add('album', albumId, albumName, artistNames.join(' '))
-          }
-          const picture = common.picture?.[0]
-          if (picture && picture.data.length < 10 * 1024 * 1024) {
-            db.prepare('INSERT OR REPLACE INTO images (owner, mime, data) VALUES (?, ?, ?)').run(
-              `album:${albumId}`,
-              picture.format.startsWith('image/') ? picture.format : 'image/jpeg',
-              Buffer.from(picture.data),
-            )
-          }
-        }
-        const values = [title, albumId, common.track?.no ?? 0, durationMs, lyric ?? null] as const
-        let songId = prev?.song_id ?? null
-        if (songId !== null && db.prepare('SELECT 1 FROM songs WHERE id = ?').get(songId)) {
-          db.prepare(
-            `UPDATE songs SET name = ?, album_id = ?, track_no = ?, duration_ms = ?, lyric_normal = ?, playable = 1,
-               reason = NULL WHERE id = ?`,
-          ).run(...values, songId)
-          db.prepare('DELETE FROM song_artists WHERE song_id = ?').run(songId)
-          db.prepare('DELETE FROM song_files WHERE song_id = ?').run(songId)
-          search.remove('song', songId)
-          report.updated++
-        } else {
-          songId = Number(
-            db
-              .prepare(
-                `INSERT INTO songs (name, album_id, track_no, duration_ms, lyric_normal, source, created_at)
-                 VALUES (?, ?, ?, ?, ?, 'library', ?)`,
-              )
-              .run(...values, now).lastInsertRowid,
-          )
-          report.added++
-        }
-        artistIds.forEach((id, pos) =>
-          db
-            .prepare('INSERT OR IGNORE INTO song_artists (song_id, artist_id, position) VALUES (?, ?, ?)')
-            .run(songId, id, pos),
+  const pending: ReadFile[] = []
+  // Songs of files that did not change: available again (their folder may have come back), in one go.
+  const unchangedSongs: number[] = []
+  for (const file of walked.files) {
+    const stored = encodePath(file.path)
+    const prev = known.get(stored)
+    const r: ReadFile = { file, stored, mtime: 0, mime: audioType(file.path)!, prev }
+    const lrcMtime = file.lrc
+      ? await stat(file.lrc).then(
+          (s) => s.mtimeMs,
+          () => 0,
         )
-        db.prepare(
-          'INSERT INTO song_files (song_id, bitrate, size, md5, path, mime) VALUES (?, ?, ?, ?, ?, ?)',
-        ).run(songId, bitrate, st.size, md5, path, mime)
-        search.add('song', songId, title, `${artistNames.join(' ')} ${albumName ?? ''}`)
-        db.prepare(
-          `INSERT INTO library_files (path, mtime_ms, size, song_id, error) VALUES (?, ?, ?, ?, NULL)
-           ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size,
-             song_id = excluded.song_id, error = NULL`,
-        ).run(path, mtime, st.size, songId)
-      })
-    } catch (err) {
-      report.failed.push({ path, error: (err as Error).message || String(err) })
+      : 0
+    const mtime = Math.floor(Math.max(file.stat.mtimeMs, lrcMtime))
+    if (prev && prev.mtime_ms === mtime && prev.size === file.stat.size) {
+      if (prev.error) report.failed.push({ path: displayPath(stored), error: prev.error })
+      else {
+        report.unchanged++
+        if (prev.song_id !== null) {
+          statement(db, 'UPDATE songs SET playable = 1, reason = NULL WHERE id = ? AND playable = 0').run(
+            prev.song_id,
+          )
+        }
+      }
+      continue
+    }
+    pending.push(r)
+  }
+  transaction(db, () => {
+    const back = statement(db, 'UPDATE songs SET playable = 1, reason = NULL WHERE id = ? AND playable = 0')
+    for (const id of unchangedSongs) back.run(id)
+  })
+  progress.read = report.unchanged + report.failed.length
+  opts.onProgress?.({ ...progress })
+
+  for (let at = 0; at < pending.length; at += BATCH) {
+    opts.signal?.throwIfAborted()
+    const batch = pending.slice(at, at + BATCH)
+    // A few files at a time: one's reading overlaps another's parsing.
+    for (let i = 0; i < batch.length; i += 4) await Promise.all(batch.slice(i, i + 4).map(readOne))
+    transaction(db, () => {
+      for (const r of batch) writeOne(db, search, r, known, seen, pictures, report, now)
+    })
+    progress.read += batch.length
+    opts.onProgress?.({ ...progress })
+    await new Promise((r) => setImmediate(r))
+  }
+
+  // Files no longer found: removed, unless their chosen folder is not there (then kept, unavailable).
+  transaction(db, () => {
+    for (const [path, row] of known) {
+      if (seen.has(path)) continue
+      const raw = decodePath(path)
+      const rawBuf = typeof raw === 'string' ? Buffer.from(raw) : raw
+      if (missingRoots.some((root) => isInside(rawBuf, root))) {
+        if (row.song_id !== null) {
+          statement(db, 'UPDATE songs SET playable = 0, reason = ? WHERE id = ?').run(
+            'Its music folder is not there (a drive unplugged?): it comes back with the folder.',
+            row.song_id,
+          )
+          report.unavailable++
+        }
+        continue
+      }
+      if (row.song_id !== null) {
+        removeSong(db, search, row.song_id)
+        report.removed++
+      }
+      statement(db, 'DELETE FROM library_files WHERE path = ?').run(path)
+    }
+  })
+  // Also when no song changed: a cover picture may have been added beside the files.
+  groupAlbums(db, search, pictures, now, walked.coverFolders)
+  return report
+}
+
+function writeOne(
+  db: DB,
+  search: SearchIndexer,
+  r: ReadFile,
+  known: Map<string, KnownRow>,
+  seen: Set<string>,
+  pictures: Map<string, Picture>,
+  report: ImportReport,
+  now: number,
+): void {
+  const { stored, prev } = r
+  const size = r.file.stat.size
+  if (!r.info || r.error) {
+    const error = r.error ?? 'unreadable file'
+    statement(
+      db,
+      `INSERT INTO library_files (path, mtime_ms, size, song_id, error) VALUES (?, ?, ?, NULL, ?)
+       ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size, song_id = NULL,
+         error = excluded.error`,
+    ).run(stored, r.mtime, size, error)
+    if (prev?.song_id) removeSong(db, search, prev.song_id)
+    report.failed.push({ path: displayPath(stored), error })
+    return
+  }
+  const info = r.info
+  const path = displayPath(stored)
+  const title = info.title ?? basename(path, extname(path))
+  const folder = encodePath(r.file.path.subarray(0, r.file.path.lastIndexOf(0x2f)))
+  // The same song under another path that is gone (renamed, moved): it keeps its id.
+  let songId = prev?.song_id ?? null
+  if (songId === null && r.key) {
+    const moved = statement(
+      db,
+      'SELECT path, song_id FROM library_files WHERE content_key = ? AND song_id IS NOT NULL',
+    ).all(r.key) as Array<{ path: string; song_id: number }>
+    const from = moved.find((m) => !seen.has(m.path))
+    if (from) {
+      songId = from.song_id
+      statement(db, 'DELETE FROM library_files WHERE path = ?').run(from.path)
+      known.delete(from.path)
     }
   }
-
-  // Files that disappeared from a folder we scanned.
-  for (const [path, row] of known) {
-    if (seen.has(path) || !path.startsWith(root + sep)) continue
-    transaction(db, () => {
-      if (row.song_id !== null) removeSong(db, search, row.song_id)
-      db.prepare('DELETE FROM library_files WHERE path = ?').run(path)
-    })
-    if (row.song_id !== null) report.removed++
+  const artistIds = info.artists.map((name) => {
+    const row = statement(db, 'SELECT id FROM artists WHERE name = ? ORDER BY id LIMIT 1').get(name) as
+      { id: number } | undefined
+    if (row) return row.id
+    const id = Number(
+      statement(db, "INSERT INTO artists (name, source) VALUES (?, 'library')").run(name).lastInsertRowid,
+    )
+    search.add('artist', id, name)
+    return id
+  })
+  if (info.album && info.picture && !pictures.has(pictureKey(folder, info.album))) {
+    pictures.set(pictureKey(folder, info.album), info.picture)
   }
-  return report
+  const values = [title, info.disc, info.track, info.durationMs, info.lyrics ?? null] as const
+  if (songId !== null && statement(db, 'SELECT 1 FROM songs WHERE id = ?').get(songId)) {
+    statement(
+      db,
+      `UPDATE songs SET name = ?, disc_no = ?, track_no = ?, duration_ms = ?, lyric_normal = ?, playable = 1,
+         reason = NULL WHERE id = ?`,
+    ).run(...values, songId)
+    statement(db, 'DELETE FROM song_artists WHERE song_id = ?').run(songId)
+    statement(db, 'DELETE FROM song_files WHERE song_id = ?').run(songId)
+    search.remove('song', songId)
+    report.updated++
+  } else {
+    songId = Number(
+      statement(
+        db,
+        `INSERT INTO songs (name, disc_no, track_no, duration_ms, lyric_normal, source, created_at)
+         VALUES (?, ?, ?, ?, ?, 'library', ?)`,
+      ).run(...values, now).lastInsertRowid,
+    )
+    report.added++
+  }
+  artistIds.forEach((id, pos) =>
+    statement(db, 'INSERT OR IGNORE INTO song_artists (song_id, artist_id, position) VALUES (?, ?, ?)').run(
+      songId,
+      id,
+      pos,
+    ),
+  )
+  statement(
+    db,
+    'INSERT INTO song_files (song_id, bitrate, size, md5, path, mime) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(songId, info.bitrate, size, r.md5!, stored, r.mime)
+  search.add('song', songId, title, `${info.artists.join(' ')} ${info.album ?? ''}`)
+  statement(
+    db,
+    `INSERT INTO library_files (path, mtime_ms, size, song_id, error, content_key, folder, album, album_artist,
+       artist, compilation, year)
+     VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size,
+       song_id = excluded.song_id, error = NULL, content_key = excluded.content_key, folder = excluded.folder,
+       album = excluded.album, album_artist = excluded.album_artist, artist = excluded.artist,
+       compilation = excluded.compilation, year = excluded.year`,
+  ).run(
+    stored,
+    r.mtime,
+    size,
+    songId,
+    r.key ?? null,
+    folder,
+    info.album ?? null,
+    info.albumArtist ?? null,
+    primaryArtist(info.artists[0]),
+    info.compilation ? 1 : 0,
+    info.year ?? null,
+  )
 }
 
 function removeSong(db: DB, search: SearchIndexer, songId: number): void {
   search.remove('song', songId)
-  db.prepare('DELETE FROM songs WHERE id = ?').run(songId)
+  statement(db, 'DELETE FROM songs WHERE id = ?').run(songId)
 }

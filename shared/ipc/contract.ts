@@ -7,6 +7,7 @@ import type { HistoryState } from './history'
 import type { ShortcutsState } from '../global-shortcuts'
 import type { ScrobbleState } from './scrobble'
 import type { DiscordStatus } from './discord-lrclib'
+import type { MusicFoldersState } from './music-folders'
 import type { ChannelSpec, invokeChannels, playerSessionSchema, playerStateSchema } from './schemas'
 import type { InvokeChannel } from './models'
 import type {
@@ -72,6 +73,8 @@ export interface EventMap {
   'scrobble:changed': ScrobbleState
   /** Discord Rich Presence's connection changed (Settings shows it as a status line). */
   'discord:changed': DiscordStatus
+  /** The music folders changed, or their import moved on or finished. */
+  'library:changed': MusicFoldersState
 }
 export type EventName = keyof EventMap
 /** One entry per event: an event added to `EventMap` and not here (or here and not there) fails the typecheck. */
@@ -94,6 +97,7 @@ const EVENTS = {
   'shortcuts:changed': true,
   'scrobble:changed': true,
   'discord:changed': true,
+  'library:changed': true,
 } as const satisfies Record<EventName, true>
 export const EVENT_NAMES: readonly EventName[] = Object.keys(EVENTS) as EventName[]
 

@@ -375,6 +375,10 @@ export const INVOKE_CHANNELS = [
   'lrclib:results',
   'lrclib:choose',
   'lrclib:hide',
+  'library:folders',
+  'library:add-folder',
+  'library:remove-folder',
+  'library:cancel-import',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

@@ -17,6 +17,7 @@ import { historyChannels } from './history-schemas'
 import { channel, none, type ChannelSpec } from './channel-spec'
 import { scrobbleChannels } from './scrobble-schemas'
 import { discordLrclibChannels } from './discord-lrclib-schemas'
+import type { MusicFoldersState } from './music-folders'
 import type {
   AlbumDetail,
   AppInfo,
@@ -383,4 +384,12 @@ export const invokeChannels = {
   // Scrobbling (ListenBrainz, Last.fm): no token or session key ever comes back to the renderer.
   ...scrobbleChannels,
   ...discordLrclibChannels,
+  /** Settings → Music on this computer: the chosen folders, what was imported from each, the import now. */
+  'library:folders': channel<MusicFoldersState>().args(none),
+  /** Opens the system folder picker (in main); a folder chosen is added and imported. */
+  'library:add-folder': channel<MusicFoldersState>().args(none),
+  'library:remove-folder': channel<MusicFoldersState>().args(
+    z.object({ path: z.string().min(1).max(4096) }).strict(),
+  ),
+  'library:cancel-import': channel<MusicFoldersState>().args(none),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

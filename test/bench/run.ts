@@ -5,6 +5,7 @@ import { benchApp } from './app'
 import { benchClient } from './client'
 import { benchLoad } from './load'
 import { benchHistory } from './history'
+import { benchLibrary } from './library'
 import { benchLyrics } from './lyrics'
 import { benchOffline } from './offline'
 import { benchPlayback } from './playback'
@@ -31,6 +32,7 @@ const suites: Array<[string, () => Promise<Figure[]>]> = [
   ['lyrics', benchLyrics],
   ['offline', benchOffline],
   ['history', benchHistory],
+  ['library', benchLibrary],
 ]
 
 const figures: Figure[] = []

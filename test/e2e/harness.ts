@@ -63,6 +63,12 @@ export interface StartAppOptions {
    * own pinned connections, as in the app).
    */
   fetch?: typeof fetch
+  /**
+   * Settings → Music on this computer: the core starts the built-in data source itself (in-process, as the
+   * utility process would run it: the import in the background, the folders watched), and the system
+   * folder picker answers with what this returns (the glue's dialog, stubbed).
+   */
+  pickFolder?: () => string | undefined
 }
 
 export interface MediaRequestRecord {
@@ -137,7 +143,9 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
   try {
     let server: DataSourceHandle | undefined
     let sourceUrl = options.sourceUrl
-    if (!sourceUrl) {
+    const builtinDir = options.pickFolder ? await mkdtemp(join(tmpdir(), 'cadence-e2e-')) : undefined
+    if (builtinDir) cleanups.push(() => rm(builtinDir, { recursive: true, force: true }))
+    if (!sourceUrl && !options.pickFolder) {
       const dataDir = await mkdtemp(join(tmpdir(), 'cadence-e2e-'))
       cleanups.push(() => rm(dataDir, { recursive: true, force: true }))
       server = await startDataSource({
@@ -204,6 +212,29 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       store,
       cipher: options.cipher ?? createTestCipher(),
       builtinSourceUrl: server?.url,
+      ...(builtinDir && {
+        spawnBuiltin: async (launch, _onExit, onLibrary) => {
+          const handle = await startDataSource({
+            dataDir: builtinDir,
+            host: launch.host,
+            port: launch.port,
+            ownerPassphrase: launch.passphrase,
+            instanceNonce: launch.nonce,
+            demo: options.demo ?? 30,
+            library: launch.library,
+            libraryInBackground: true,
+            watchLibrary: 300,
+            onLibrary,
+          })
+          return {
+            url: handle.url,
+            stop: () => handle.close(),
+            send: (m) =>
+              void ((m as { type?: string }).type === 'library-cancel' && handle.cancelLibraryImport()),
+          }
+        },
+        pickFolder: async () => options.pickFolder?.(),
+      }),
       isTrustedSender: (url) => url.startsWith(appUrl + '/'),
       appInfo: { name: 'Cadence', version: '0.0.0-test', platform: process.platform },
       windows,
@@ -216,6 +247,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       openExternal: (url) => void openedUrls.push(url),
     })
     cleanups.push(() => core.dispose())
+    if (builtinDir) cleanups.push(() => core.builtin.stop())
     if (!options.autoplay) core.settings.update({ autoplay: false })
     if (options.sourceUrl) {
       // A remote data source: added by URL and made active, signed out until the QR login.
@@ -225,7 +257,9 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       if (!added.ok) throw new Error(`Could not add ${options.sourceUrl}: ${added.error.message}`)
       await core.router.invoke('sources:activate', { id: (added.value as { id: string }).id }, trusted)
     }
+    if (builtinDir) await core.builtin.start()
     await core.start()
+    sourceUrl ??= core.sources.get('builtin')?.url ?? ''
 
     const browser = await chromium.launch({
       executablePath: findChromium(),

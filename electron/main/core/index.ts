@@ -17,6 +17,7 @@ import { createListen } from './listen'
 import { createHistory } from './history'
 import { createShortcuts } from './shortcuts'
 import { createIntegrations } from './integrations'
+import { createMusicFolderHandlers, createMusicFolders, spawnWithMusicFolders } from './library/folders'
 import { wireMedia } from './media/wire'
 import { createPlayerHandlers, legacySessionKey } from './player/handlers'
 import { createQuitSave } from './player/quit'
@@ -243,7 +244,17 @@ export function createCore(deps: CoreDeps): Core {
     },
   })
 
+  const musicSpawn = deps.spawnBuiltin && spawnWithMusicFolders(deps.spawnBuiltin, () => musicFolders)
+  const musicFolders = createMusicFolders({
+    store,
+    events,
+    log: log('library'),
+    pickFolder: deps.pickFolder,
+    relaunch: () => supervisor?.relaunch() ?? Promise.resolve(),
+    cancelImport: () => musicSpawn?.cancelImport(),
+  })
   const handlers: Handlers = {
+    ...createMusicFolderHandlers(musicFolders),
     ...createAuthHandlers(auth, deps.openExternal ?? (() => undefined)),
     ...createAppHandlers({
       appInfo: deps.appInfo,
@@ -328,9 +339,9 @@ export function createCore(deps: CoreDeps): Core {
       void auth.check(BUILTIN_ID)
     }
   }
-  const supervisor = deps.spawnBuiltin
+  const supervisor = musicSpawn
     ? superviseDataSource({
-        start: phone.starter(deps.spawnBuiltin),
+        start: phone.starter(musicSpawn.spawner),
         onState: setBuiltin,
         timers,
         log: log('data-source'),

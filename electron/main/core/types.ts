@@ -88,6 +88,8 @@ export interface CoreDeps {
    * `builtin.start()`, restarts after crashes, and a relaunch when "Let my phone sign in" changes.
    */
   spawnBuiltin?: BuiltinSpawner
+  /** The system folder picker, for Settings → Music on this computer (the glue's `dialog.showOpenDialog`). */
+  pickFolder?: () => Promise<string | undefined>
   /** This machine's IPv4 addresses another device can reach (shown for phone sign-in). */
   networkAddresses?: () => string[]
   /** Random integers in [0, max), for passphrases (default: Math.random; the app passes crypto's). */

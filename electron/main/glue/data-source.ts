@@ -1,10 +1,13 @@
 import { utilityProcess } from 'electron'
 import type { UtilityProcess } from 'electron'
 import type { BuiltinLaunch } from '../core'
+import type { LibraryReport } from '@shared/ipc/music-folders'
 
 export interface BuiltinDataSource {
   url: string
   stop(): Promise<void>
+  /** A message to the process (`library-cancel`). */
+  send(message: unknown): void
 }
 
 /** How long the data source may take to answer `ready` before the start counts as failed. */
@@ -21,6 +24,7 @@ export function startBuiltinDataSource(
   dataDir: string,
   launch: BuiltinLaunch,
   onExit: (code: number) => void,
+  onLibrary?: (report: LibraryReport) => void,
 ): Promise<BuiltinDataSource> {
   return new Promise((resolve, reject) => {
     const child: UtilityProcess = utilityProcess.fork(
@@ -33,6 +37,7 @@ export function startBuiltinDataSource(
         '--data',
         dataDir,
         ...(launch.requireLogin ? ['--require-login'] : []),
+        ...(launch.library ?? []).flatMap((folder) => ['--library', folder]),
       ],
       {
         serviceName: 'Cadence data source',
@@ -60,6 +65,11 @@ export function startBuiltinDataSource(
       START_TIMEOUT_MS,
     )
     child.on('message', (message: { type?: string; url?: string; message?: string }) => {
+      // The import of the music folders reports as it goes (server/library/run.ts).
+      if (message?.type === 'library-progress' || message?.type === 'library-done') {
+        onLibrary?.(message as LibraryReport)
+        return
+      }
       if (message?.type === 'ready' && typeof message.url === 'string' && !ready && !failed) {
         ready = true
         clearTimeout(deadline)
@@ -72,6 +82,9 @@ export function startBuiltinDataSource(
               child.postMessage({ type: 'stop' })
               setTimeout(() => child.kill(), 3000)
             }),
+          send: (m) => {
+            if (child.pid !== undefined) child.postMessage(m)
+          },
         })
       } else if (message?.type === 'error') {
         fail(new Error(message.message ?? 'The built-in data source failed to start'))

@@ -5,6 +5,7 @@ import type { Logger } from '../log'
 import type { KeyValueStore } from '../ports'
 import { makeInstanceNonce } from './instance'
 import type { ProcessStarter, RunningProcess } from './supervisor'
+import type { LibraryReport } from '@shared/ipc/music-folders'
 
 /**
  * Where the built-in data source listens and with which owner passphrase (docs/security.md).
@@ -30,13 +31,16 @@ export interface BuiltinLaunch {
   nonce: string
   /** Nothing listed or streamed without a login (`--require-login`): set whenever it is open to the network. */
   requireLogin: boolean
+  /** The music folders it imports (Settings → Music on this computer, library/folders.ts). */
+  library?: string[]
 }
 
 /** Starts the built-in data source with these options; `url` is as the server reports it. */
 export type BuiltinSpawner = (
   launch: BuiltinLaunch,
   onExit: (code: number) => void,
-) => Promise<RunningProcess>
+  onLibrary?: (report: LibraryReport) => void,
+) => Promise<RunningProcess & { send?(message: unknown): void }>
 
 export function createPhoneAccess(deps: {
   settings: () => Settings

@@ -1,0 +1,112 @@
+import { readFile, stat } from 'node:fs/promises'
+import { parseFromTokenizer, type IAudioMetadata } from 'music-metadata'
+import * as strtok3 from 'strtok3'
+import { formatLrcTime } from '@shared/lyrics'
+import type { RawPath } from './paths'
+
+/** What the importer keeps of one file's tags. */
+export interface TrackInfo {
+  title: string | undefined
+  artists: string[]
+  albumArtist: string | undefined
+  album: string | undefined
+  disc: number
+  track: number
+  year: number | undefined
+  compilation: boolean
+  durationMs: number
+  bitrate: number
+  lyrics: string | undefined
+  picture: { mime: string; data: Uint8Array } | undefined
+}
+
+/** A file's tags and stream facts with music-metadata, opened by its exact bytes (not-UTF-8 names too). */
+export async function readMetadata(path: RawPath, mime: string): Promise<IAudioMetadata> {
+  // strtok3 opens the path as given (a Buffer too); the type comes from the MIME type, not the name.
+  // `fromFile` is in its Node entry point, which the type resolution (the "default" condition) misses.
+  const { fromFile } = strtok3 as unknown as {
+    fromFile(path: RawPath, options: { fileInfo: { mimeType: string } }): Promise<strtok3.ITokenizer>
+  }
+  const tokenizer = await fromFile(path, { fileInfo: { mimeType: mime } })
+  try {
+    return await parseFromTokenizer(tokenizer, { duration: true, skipCovers: false })
+  } finally {
+    await tokenizer.close()
+  }
+}
+
+/** The sidecar `.lrc` beside a file (same name; the walk found it), with its mtime. */
+export async function sidecarLyrics(
+  lrc: RawPath | undefined,
+): Promise<{ text: string; mtime: number } | undefined> {
+  if (!lrc) return undefined
+  try {
+    const st = await stat(lrc)
+    if (!st.isFile() || st.size > 1024 * 1024) return undefined
+    return {
+      text: (await readFile(lrc, 'utf8')).replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'),
+      mtime: st.mtimeMs,
+    }
+  } catch {
+    return undefined
+  }
+}
+
+interface TagLyrics {
+  text?: string
+  syncText?: Array<{ text: string; timestamp?: number }>
+}
+
+export function tagLyrics(lyrics: unknown): string | undefined {
+  if (!Array.isArray(lyrics)) return undefined
+  for (const l of lyrics as Array<TagLyrics | string>) {
+    if (typeof l === 'string') {
+      if (/\[\d+:\d+/.test(l)) return l
+      continue
+    }
+    if (l.syncText && l.syncText.length > 0) {
+      return l.syncText
+        .filter((s) => typeof s.timestamp === 'number')
+        .map((s) => formatLrcTime(s.timestamp as number) + s.text)
+        .join('\n')
+    }
+    if (l.text && /\[\d+:\d+/.test(l.text)) return l.text
+  }
+  return undefined
+}
+
+/** The artist before "feat."/"ft."/"featuring": who an album of that artist's songs belongs to. */
+export function primaryArtist(name: string): string {
+  return (
+    name
+      .split(/\s+(?:feat\.?|ft\.?|featuring)\s+/i)[0]
+      .replace(/[\s(]+$/, '')
+      .trim() || name
+  )
+}
+
+export function trackInfo(meta: IAudioMetadata, size: number, lyricsFile?: string): TrackInfo {
+  const { common, format } = meta
+  const seconds = format.duration ?? 0
+  const artists = (common.artists && common.artists.length > 0 ? common.artists : [common.artist ?? ''])
+    .map((a) => a.trim())
+    .filter(Boolean)
+  const picture = common.picture?.[0]
+  return {
+    title: common.title?.trim() || undefined,
+    artists: artists.length > 0 ? artists : ['Unknown Artist'],
+    albumArtist: common.albumartist?.trim() || undefined,
+    album: common.album?.trim() || undefined,
+    disc: common.disk?.no ?? 0,
+    track: common.track?.no ?? 0,
+    year: common.year,
+    compilation: common.compilation === true,
+    durationMs: Math.round(seconds * 1000),
+    bitrate: Math.round(format.bitrate ?? (size * 8) / (seconds || 1)),
+    lyrics: lyricsFile || tagLyrics(common.lyrics),
+    picture:
+      picture && picture.data.length < 10 * 1024 * 1024
+        ? { mime: picture.format.startsWith('image/') ? picture.format : 'image/jpeg', data: picture.data }
+        : undefined,
+  }
+}
