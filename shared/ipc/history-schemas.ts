@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { HISTORY_IMPORT_MAX_CHARS, HISTORY_PAGE_MAX } from './history'
+import { HISTORY_IMPORT_MAX_CHARS, HISTORY_PAGE_MAX, HISTORY_STATS_RANGES } from './history'
 
 /** The `history:*` channels' argument schemas (main only). */
 
@@ -40,4 +40,15 @@ export const historyImportArgs = z.object({ text: z.string().max(HISTORY_IMPORT_
 export const historyPrivateArgs = z.object({ on: z.boolean() }).strict()
 export const historyHeardSinceArgs = z
   .object({ since: z.number().int().min(0), sourceId: z.string().min(1).max(100) })
+  .strict()
+export const historyStatsArgs = z
+  .object({
+    range: z.enum(HISTORY_STATS_RANGES),
+    /** The renderer's offset from UTC in minutes (`-getTimezoneOffset()`), so days are local days. */
+    utcOffsetMinutes: z
+      .number()
+      .int()
+      .min(-14 * 60)
+      .max(14 * 60),
+  })
   .strict()

@@ -358,6 +358,7 @@ export const INVOKE_CHANNELS = [
   'history:export',
   'history:import',
   'history:heard-since',
+  'history:stats',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

@@ -12,12 +12,13 @@ import type {
   OfflineAvailability,
   OfflineState,
 } from './offline'
-import type { HistoryImportResult, HistoryPage, HistoryState } from './history'
+import type { HistoryImportResult, HistoryPage, HistoryState, HistoryStats } from './history'
 import {
   historyHeardSinceArgs,
   historyImportArgs,
   historyPageArgs,
   historyPrivateArgs,
+  historyStatsArgs,
   listenSchema,
 } from './history-schemas'
 import type {
@@ -379,4 +380,6 @@ export const invokeChannels = {
   'history:import': channel<HistoryImportResult>().args(historyImportArgs),
   /** The song ids of one source heard since a time (autoplay leaves them out). */
   'history:heard-since': channel<string[]>().args(historyHeardSinceArgs),
+  /** "Your listening, in pictures": time listened, top songs, artists and albums, listens per day. */
+  'history:stats': channel<HistoryStats>().args(historyStatsArgs),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

@@ -18,6 +18,7 @@ export default {
     waiting: '{n} listens wait to be written (the disk is full).',
     loadFailed: 'History could not be read.',
     more: 'Show older',
+    stats: 'Your listening, in pictures',
   },
   'zh-CN': {
     title: '最近播放',
@@ -38,5 +39,6 @@ export default {
     waiting: '有 {n} 次收听等待写入（磁盘已满）。',
     loadFailed: '无法读取历史。',
     more: '显示更早的',
+    stats: '你的聆听，图解',
   },
 }
