@@ -63,19 +63,25 @@ function migrate(db: DatabaseSync) {
       db.exec('CREATE UNIQUE INDEX IF NOT EXISTS listens_once ON listens (listened_at, source_id, song_id)')
     }
     if (version < 2) {
+      // Each listen's artists one per row, with its time and length. Each top list is read in the order of
+      // its own covering index (song, artist, album, then time), grouped as it goes, the span's listens
+      // picked out by time on the way; days come from the index on time.
       db.exec(`CREATE TABLE IF NOT EXISTS listen_artists (
         listen_id INTEGER NOT NULL,
         listened_at INTEGER NOT NULL,
-        name TEXT NOT NULL
+        name TEXT NOT NULL,
+        duration_ms INTEGER NOT NULL
       )`)
-      db.exec('CREATE INDEX IF NOT EXISTS listen_artists_by_time ON listen_artists (listened_at, name)')
-      db.exec('CREATE INDEX IF NOT EXISTS listen_artists_by_name ON listen_artists (name)')
+      db.exec(
+        'CREATE INDEX IF NOT EXISTS listen_artists_by_name ON listen_artists (name, listened_at, duration_ms)',
+      )
       db.exec('CREATE INDEX IF NOT EXISTS listens_by_song ON listens (source_id, song_id, listened_at)')
       db.exec('CREATE INDEX IF NOT EXISTS listens_by_album ON listens (album, album_id, listened_at)')
+      db.exec('CREATE INDEX IF NOT EXISTS listens_by_day ON listens (listened_at, duration_ms)')
       // A file from layout 1: its listens' artists (a JSON array per listen), one row each.
-      db.exec(`INSERT INTO listen_artists (listen_id, listened_at, name)
-        SELECT l.id, l.listened_at, a.value FROM listens AS l, json_each(l.artists) AS a
-        WHERE a.type = 'text'`)
+      db.exec(`INSERT INTO listen_artists (listen_id, listened_at, name, duration_ms)
+        SELECT DISTINCT l.id, l.listened_at, a.value, l.duration_ms
+        FROM listens AS l, json_each(l.artists) AS a WHERE a.type = 'text'`)
     }
     db.exec(`PRAGMA user_version = ${HISTORY_FILE_VERSION}`)
     db.exec('COMMIT')
@@ -113,7 +119,7 @@ interface SongRow {
 }
 interface AlbumRow {
   album: string
-  album_id: string
+  album_id: string | null
   listens: number
   artists: string
   cover: string | null
@@ -126,9 +132,6 @@ const names = (json: string): string[] => {
 
 /** The statistics' queries on the history file; `top`: how many songs, artists and albums each list holds. */
 function prepareStats(db: DatabaseSync) {
-  const totals = db.prepare(
-    'SELECT COUNT(*) AS listens, COALESCE(SUM(duration_ms), 0) AS ms FROM listens WHERE listened_at >= ?',
-  )
   // The top songs, each shown as its latest listen (title, artists, cover as last heard).
   const songs = db.prepare(`WITH top AS (
       SELECT source_id, song_id, COUNT(*) AS listens, MAX(id) AS latest FROM listens
@@ -138,13 +141,12 @@ function prepareStats(db: DatabaseSync) {
     SELECT top.source_id, top.song_id, top.listens, l.title, l.artists, l.album, l.album_id,
       l.duration_ms, l.cover
     FROM top JOIN listens AS l ON l.id = top.latest ORDER BY top.listens DESC, top.latest DESC`)
-  const artists = db.prepare(`SELECT a.name, COUNT(*) AS listens, SUM(l.duration_ms) AS ms
-    FROM listen_artists AS a JOIN listens AS l ON l.id = a.listen_id
-    WHERE a.listened_at >= ? GROUP BY a.name ORDER BY listens DESC, ms DESC, a.name LIMIT ?`)
+  const artists = db.prepare(`SELECT name, COUNT(*) AS listens, SUM(duration_ms) AS ms
+    FROM listen_artists WHERE listened_at >= ? GROUP BY name ORDER BY listens DESC, ms DESC, name LIMIT ?`)
   const albums = db.prepare(`WITH top AS (
-      SELECT album, COALESCE(album_id, '') AS album_id, COUNT(*) AS listens, MAX(id) AS latest
+      SELECT album, album_id, COUNT(*) AS listens, MAX(id) AS latest
       FROM listens WHERE listened_at >= ? AND album IS NOT NULL AND album <> ''
-      GROUP BY album, COALESCE(album_id, '') ORDER BY listens DESC, latest DESC LIMIT ?
+      GROUP BY album, album_id ORDER BY listens DESC, latest DESC LIMIT ?
     )
     SELECT top.album, top.album_id, top.listens, l.artists, l.cover
     FROM top JOIN listens AS l ON l.id = top.latest ORDER BY top.listens DESC, top.latest DESC`)
@@ -153,7 +155,6 @@ function prepareStats(db: DatabaseSync) {
     FROM listens WHERE listened_at >= ? GROUP BY day ORDER BY day`)
 
   return (since: number, utcOffsetMinutes: number, top: number) => {
-    const total = totals.get(since) as { listens: number; ms: number }
     const topSongs = (songs.all(since, top) as unknown as SongRow[]).map((r): HistoryStatsSong => ({
       sourceId: r.source_id,
       songId: r.song_id,
@@ -168,15 +169,16 @@ function prepareStats(db: DatabaseSync) {
     const topArtists = artists.all(since, top) as unknown as HistoryStatsArtist[]
     const topAlbums = (albums.all(since, top) as unknown as AlbumRow[]).map((r): HistoryStatsAlbum => ({
       album: r.album,
-      ...(r.album_id !== '' ? { albumId: r.album_id } : {}),
+      ...(r.album_id !== null ? { albumId: r.album_id } : {}),
       artists: names(r.artists),
       ...(r.cover !== null ? { cover: r.cover } : {}),
       listens: r.listens,
     }))
     const perDay = days.all(utcOffsetMinutes * 60_000, since) as unknown as HistoryStatsDay[]
     return {
-      listens: total.listens,
-      listenedMs: total.ms,
+      // The span's totals are its days' (one pass over the index fewer).
+      listens: perDay.reduce((n, d) => n + d.listens, 0),
+      listenedMs: perDay.reduce((n, d) => n + d.ms, 0),
       topSongs,
       topArtists: topArtists.map((a) => ({ name: a.name, listens: a.listens, ms: a.ms })),
       topAlbums,
@@ -198,7 +200,7 @@ export function openHistoryStore(path: string, options: { maxPages?: number } = 
     (listened_at, source_id, song_id, title, artists, album, album_id, duration_ms, cover)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
   const insertArtist = db.prepare(
-    'INSERT INTO listen_artists (listen_id, listened_at, name) VALUES (?, ?, ?)',
+    'INSERT INTO listen_artists (listen_id, listened_at, name, duration_ms) VALUES (?, ?, ?, ?)',
   )
   const newest = db.prepare('SELECT * FROM listens ORDER BY listened_at DESC, id DESC LIMIT ?')
   const older = db.prepare(
@@ -241,7 +243,8 @@ export function openHistoryStore(path: string, options: { maxPages?: number } = 
           )
           if (Number(result.changes) === 0) continue
           added++
-          for (const name of new Set(l.artists)) insertArtist.run(result.lastInsertRowid, l.listenedAt, name)
+          for (const name of new Set(l.artists))
+            insertArtist.run(result.lastInsertRowid, l.listenedAt, name, l.durationMs)
         }
         return added
       })
