@@ -7,7 +7,9 @@
  *   the top lists and the chart drawn).
  * - `record one listen`: main's history file (`core/history/store.ts`, a real SQLite file in a temp
  *   folder) holding 100,000 listens, one more written (one transaction, as `history:record` does).
- * Figures, not pass/fail. Run alone with `npx tsx test/bench/history.ts` (after `npx electron-vite build`).
+ * The listens' covers are the data source's own: covers at a dead address cost far more (each failed
+ * image makes every cover on the page look again, `stores/offline.ts`), not what a history of real songs
+ * shows. Figures, not pass/fail. Run alone with `npx tsx test/bench/history.ts` (after `npx electron-vite build`).
  */
 // Relative imports: tsx runs this file with the root tsconfig, which has no path aliases.
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -16,6 +18,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { toListenBrainz } from '../../electron/main/core/history/listenbrainz'
 import { openHistoryStore } from '../../electron/main/core/history/store'
+import type { Song } from '../../shared/api/models'
 import type { Listen } from '../../shared/ipc/history'
 import { startApp } from '../e2e/harness'
 import type { App } from '../e2e/harness'
@@ -83,8 +86,21 @@ async function viewFigures(): Promise<Figure[]> {
   const app = await startApp()
   try {
     const now = Date.now()
+    // The covers are the data source's own (a history's covers are the ones its songs had).
+    const recommended = await app.core.router.invoke(
+      'catalog:recommend-songs',
+      { limit: 30 },
+      { senderUrl: `${app.appUrl}/index.html` },
+    )
+    const covers = (recommended.ok ? (recommended.value as Song[]) : [])
+      .map((song) => song.album?.cover)
+      .filter((cover): cover is string => !!cover)
+    if (covers.length === 0) throw new Error('no covers from the data source')
     // Through the import (one write, one `history:changed`), not 100,000 records each telling the window.
-    const listens = Array.from({ length: LISTENS }, (_, n) => listen(n, now))
+    const listens = Array.from({ length: LISTENS }, (_, n) => ({
+      ...listen(n, now),
+      cover: covers[n % covers.length],
+    }))
     app.core.history.importFile(toListenBrainz(listens))
     if (app.core.history.state().count !== LISTENS) throw new Error('history was not filled')
     await app.page.getByTestId('now-playing').waitFor()
