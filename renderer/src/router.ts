@@ -24,6 +24,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/library', name: 'library', component: () => import('./views/LibraryView.vue') },
   { path: '/downloads', name: 'downloads', component: () => import('./views/DownloadsView.vue') },
   { path: '/history', name: 'history', component: () => import('./views/HistoryView.vue') },
+  { path: '/stats', name: 'stats', component: () => import('./views/StatsView.vue') },
   { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue') },
   {
     path: '/playlist/:id',

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { HISTORY_IMPORT_MAX_CHARS, HISTORY_PAGE_MAX } from './history'
-import type { HistoryImportResult, HistoryPage, HistoryState } from './history'
+import { HISTORY_IMPORT_MAX_CHARS, HISTORY_PAGE_MAX, HISTORY_STATS_RANGES } from './history'
+import type { HistoryImportResult, HistoryPage, HistoryState, HistoryStats } from './history'
 import type { CollectionFile } from './models'
 import { channel, none } from './channel-spec'
 
@@ -45,6 +45,17 @@ export const historyPrivateArgs = z.object({ on: z.boolean() }).strict()
 export const historyHeardSinceArgs = z
   .object({ since: z.number().int().min(0), sourceId: z.string().min(1).max(100) })
   .strict()
+export const historyStatsArgs = z
+  .object({
+    range: z.enum(HISTORY_STATS_RANGES),
+    /** The renderer's offset from UTC in minutes (`-getTimezoneOffset()`), so days are local days. */
+    utcOffsetMinutes: z
+      .number()
+      .int()
+      .min(-14 * 60)
+      .max(14 * 60),
+  })
+  .strict()
 
 export const historyChannels = {
   /** A listen the renderer counted by the listen rule; false when not kept (private session, placeholder). */
@@ -59,4 +70,6 @@ export const historyChannels = {
   'history:import': channel<HistoryImportResult>().args(historyImportArgs),
   /** The song ids of one source heard since a time (autoplay leaves them out). */
   'history:heard-since': channel<string[]>().args(historyHeardSinceArgs),
+  /** "Your listening, in pictures": time listened, top songs, artists and albums, listens per day. */
+  'history:stats': channel<HistoryStats>().args(historyStatsArgs),
 }

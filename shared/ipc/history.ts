@@ -55,3 +55,53 @@ export const HISTORY_IMPORT_MAX_CHARS = 64 * 1024 * 1024
 export const HISTORY_IMPORT_MAX_LISTENS = 500_000
 /** NeteaseMusicAdapter's `/song/recommend` placeholder (a 4-second song): never a listen. */
 export const PLACEHOLDER_SONG_ID = 'free-app'
+
+/** The spans "Your listening, in pictures" shows: the last 7, 30 or 365 days, or all of history. */
+export const HISTORY_STATS_RANGES = ['week', 'month', 'year', 'all'] as const
+export type HistoryStatsRange = (typeof HISTORY_STATS_RANGES)[number]
+/** How many songs, artists and albums each top list holds. */
+export const HISTORY_STATS_TOP = 10
+export interface HistoryStatsSong {
+  sourceId: string
+  songId: string
+  title: string
+  artists: string[]
+  album?: string
+  albumId?: string
+  cover?: string
+  durationMs: number
+  listens: number
+}
+export interface HistoryStatsArtist {
+  name: string
+  listens: number
+  /** Time listened to the artist's songs. */
+  ms: number
+}
+export interface HistoryStatsAlbum {
+  album: string
+  albumId?: string
+  /** The artists of its latest listen. */
+  artists: string[]
+  cover?: string
+  listens: number
+}
+/** One day with listens (days without are left out); `day` counts days since 1970-01-01 in local time. */
+export interface HistoryStatsDay {
+  day: number
+  listens: number
+  ms: number
+}
+export interface HistoryStats {
+  range: HistoryStatsRange
+  /** Listens from this time on (epoch ms); 0 for all time. */
+  since: number
+  listens: number
+  /** Time listened: the length of every song heard, summed. */
+  listenedMs: number
+  topSongs: HistoryStatsSong[]
+  topArtists: HistoryStatsArtist[]
+  topAlbums: HistoryStatsAlbum[]
+  /** Oldest first. */
+  days: HistoryStatsDay[]
+}

@@ -379,6 +379,7 @@ export const INVOKE_CHANNELS = [
   'library:add-folder',
   'library:remove-folder',
   'library:cancel-import',
+  'history:stats',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

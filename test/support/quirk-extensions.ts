@@ -15,9 +15,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
  * - `POST` / `DELETE /playlist/subscribe?id`: success without `data`; a subscribed playlist shows in
  *   `/playlist/list`.
  *
+ * - `GET /song/recommend`: the reference server's recommended songs with NeteaseMusicAdapter's placeholder
+ *   first, a 4-second song whose id is `free-app` (`FREE_APP_SONG`).
+ *
  * Every parameter is a query parameter, as on the real server. Success envelopes are the adapter's:
  * `message: 'success'` and a numeric `timestamp`.
  */
+
+/** The placeholder NeteaseMusicAdapter's `/song/recommend` puts first: never a song to queue or record. */
+export const FREE_APP_SONG = {
+  id: 'free-app',
+  name: '网易云音乐 App 免费听',
+  tns: [],
+  artists: [{ id: 0, name: '网易云音乐' }],
+  duration: 4000,
+}
 
 interface AccountPlaylist {
   id: number
@@ -103,6 +115,12 @@ export function createQuirkExtensions(upstream: URL): QuirkExtensions {
           },
         }),
       )
+      return true
+    }
+    if (key === 'GET /song/recommend') {
+      const { json } = await up(`/song/recommend${url.search}`, token)
+      if (json.code !== 0 || !Array.isArray(json.data)) return (send(res, JSON.stringify(json)), true)
+      send(res, ok([FREE_APP_SONG, ...(json.data as unknown[])]))
       return true
     }
     if (key === 'GET /song/like') {

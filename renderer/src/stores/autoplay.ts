@@ -9,6 +9,7 @@ import { useOfflineStore } from '@renderer/stores/offline'
 import { usePlayerStore } from '@renderer/stores/player'
 import { useQueueStore } from '@renderer/stores/queue'
 import { useSettingsStore } from '@renderer/stores/settings'
+import { useSleepTimerStore } from '@renderer/stores/sleep-timer'
 
 /** The artists of this many songs just played (the current one first) give their hot songs. */
 const RECENT_SONGS = 3
@@ -18,7 +19,8 @@ const MAX_ARTISTS = 2
  * Autoplay (Settings → Playback, on by default): when two or fewer songs are left after the current one
  * (and not under repeat-all), more that fit are added to the queue's end, chosen by
  * `services/player/autoplay.ts` from the hot songs of the artists just played, the recommended songs and
- * the liked songs (offline: the downloaded songs), leaving out what was heard in the last hour
+ * the liked songs (offline: the downloaded songs), leaving out what was heard in the last hour; nothing
+ * while the sleep timer waits for the end of the queue
  * (`history:heard-since`). The entries it added are remembered (`autoplayKeys` in the queue store) so the
  * queue panel marks them.
  */
@@ -28,6 +30,7 @@ export const useAutoplayStore = defineStore('autoplay', () => {
   const settings = useSettingsStore()
   const auth = useAuthStore()
   const offline = useOfflineStore()
+  const sleep = useSleepTimerStore()
   let busy = false
   /** The queue as it was when autoplay last looked (it tries once per queue change). */
   let tried = ''
@@ -101,6 +104,7 @@ export const useAutoplayStore = defineStore('autoplay', () => {
       repeat: q.repeat,
       left,
       hasSong: q.currentEntry !== undefined,
+      sleepAtQueueEnd: sleep.mode?.kind === 'queue',
     })
     const now = `${q.currentKey}:${q.entries.length}`
     if (!wanted || busy || now === tried) return
@@ -114,7 +118,14 @@ export const useAutoplayStore = defineStore('autoplay', () => {
     if (started) return
     started = true
     watch(
-      () => [q.currentKey, q.entries.length, q.repeat, settings.settings.autoplay, offline.state.offline],
+      () => [
+        q.currentKey,
+        q.entries.length,
+        q.repeat,
+        settings.settings.autoplay,
+        offline.state.offline,
+        sleep.mode?.kind,
+      ],
       check,
       {
         immediate: true,

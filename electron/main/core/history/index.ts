@@ -27,6 +27,7 @@ export function createHistoryHandlers(history: HistoryService): Pick<Handlers, H
       [...history.heardSince(since)]
         .filter((key) => key.startsWith(`${sourceId}:`))
         .map((key) => key.slice(sourceId.length + 1)),
+    'history:stats': ({ range, utcOffsetMinutes }) => history.stats(range, utcOffsetMinutes),
   }
 }
 

@@ -1,9 +1,11 @@
-import { PLACEHOLDER_SONG_ID } from '@shared/ipc/history'
+import { HISTORY_STATS_TOP, PLACEHOLDER_SONG_ID } from '@shared/ipc/history'
 import type {
   HistoryCursor,
   HistoryImportResult,
   HistoryPage,
   HistoryState,
+  HistoryStats,
+  HistoryStatsRange,
   Listen,
 } from '@shared/ipc/history'
 import { CadenceError } from '@shared/errors'
@@ -15,6 +17,7 @@ import type { HistoryStore } from './store'
 
 /** A listen the disk refused is tried again this often. */
 export const HISTORY_RETRY_MS = 30_000
+const STATS_DAYS = { week: 7, month: 30, year: 365 } as const
 /** At most this many listens wait in memory (the oldest go first past it). */
 const MAX_WAITING = 10_000
 
@@ -94,6 +97,16 @@ export function createHistoryService(deps: {
       const heard = store.heardSince(at)
       for (const l of waiting) if (l.listenedAt >= at) heard.add(`${l.sourceId}:${l.songId}`)
       return heard
+    },
+    /**
+     * Time listened, the top songs, artists and albums and the listens per local day for the last week,
+     * month (30 days), year (365 days) or all time; what waits for the disk is written first (what it
+     * still refuses is left out).
+     */
+    stats(range: HistoryStatsRange, utcOffsetMinutes: number, now = Date.now()): HistoryStats {
+      flush()
+      const since = range === 'all' ? 0 : now - STATS_DAYS[range] * 86_400_000
+      return { range, since, ...store.stats(since, utcOffsetMinutes, HISTORY_STATS_TOP) }
     },
     setPrivate(on: boolean): HistoryState {
       privateSession = on

@@ -12,6 +12,7 @@ export default {
     forward: 'Forward',
     backHint: 'Back (Alt+←)',
     forwardHint: 'Forward (Alt+→)',
+    stats: 'Your listening',
   },
   'zh-CN': {
     main: '主导航',
@@ -26,5 +27,6 @@ export default {
     forward: '前进',
     backHint: '后退（Alt+←）',
     forwardHint: '前进（Alt+→）',
+    stats: '我的聆听',
   },
 }

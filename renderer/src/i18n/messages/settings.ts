@@ -16,7 +16,8 @@ export default {
     autoplayHint:
       'When two songs are left in the queue, add more that fit: the artists you played, recommended and liked songs. Off under repeat all.',
     privateSession: 'Private session',
-    privateSessionHint: 'While it is on, nothing you play is recorded in Recently played.',
+    privateSessionHint:
+      'While it is on, nothing you play is recorded in Recently played. It ends when you quit Cadence.',
     allowInsecure: 'Store the login without encryption',
     allowInsecureHint:
       'This system has no keyring, so Cadence cannot encrypt your login (backend: {backend}). Allow it to be stored with weak protection, or leave this off and log in again after each restart.',
@@ -133,7 +134,7 @@ export default {
     autoplay: '自动播放',
     autoplayHint: '队列只剩两首时，自动添加相符的歌曲：你播放过的歌手、推荐和喜欢的歌曲。循环全部时关闭。',
     privateSession: '私人模式',
-    privateSessionHint: '开启时，播放的内容不会记录到最近播放。',
+    privateSessionHint: '开启时，播放的内容不会记录到最近播放。退出 Cadence 时结束。',
     allowInsecure: '不加密保存登录信息',
     allowInsecureHint:
       '此系统没有密钥环，Cadence 无法加密保存你的登录信息（后端：{backend}）。你可以允许以较弱的保护方式保存，或保持关闭并在每次重启后重新登录。',

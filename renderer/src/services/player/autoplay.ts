@@ -16,14 +16,24 @@ export const AUTOPLAY_BATCH = 10
 /** A song heard within this long is not chosen again. */
 export const AUTOPLAY_HEARD_MS = 3_600_000
 
-/** Whether the queue wants more: the setting on, not repeat-all (the queue plays again), few songs left. */
+/**
+ * Whether the queue wants more: the setting on, not repeat-all (the queue plays again), few songs left,
+ * and no sleep timer waiting for the end of the queue (songs added would keep the queue from ending).
+ */
 export function autoplayWanted(input: {
   enabled: boolean
   repeat: RepeatMode
   left: number
   hasSong: boolean
+  sleepAtQueueEnd?: boolean
 }) {
-  return input.enabled && input.hasSong && input.repeat !== 'all' && input.left <= AUTOPLAY_LEFT
+  return (
+    input.enabled &&
+    input.hasSong &&
+    input.repeat !== 'all' &&
+    input.left <= AUTOPLAY_LEFT &&
+    !input.sleepAtQueueEnd
+  )
 }
 
 export interface AutoplayCandidates {
