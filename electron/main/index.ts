@@ -209,7 +209,7 @@ async function start() {
     historyPath: join(app.getPath('userData'), 'history.sqlite'),
     scrobblePath: join(app.getPath('userData'), 'scrobble-queue.sqlite'),
     lastfm: lastfmKeys(),
-    // The project's Discord application id, set at build time (MAIN_VITE_DISCORD_APP_ID; docs/integrations-discord-lrclib.md).
+    // The project's Discord application id, set at build time (MAIN_VITE_DISCORD_APP_ID; docs/integrations.md).
     discord: {
       appId: import.meta.env.MAIN_VITE_DISCORD_APP_ID,
     },
