@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { readCapped } from '../api/read-capped'
 import type { LrclibLyrics, LrclibSong } from '@shared/ipc/discord-lrclib'
 import { LRCLIB_RESULTS_MAX } from '@shared/ipc/discord-lrclib'
 
@@ -51,30 +52,6 @@ export function parseRecord(value: unknown): LrclibLyrics {
   }
 }
 
-/** Reads a body of at most `maxBytes` (refused whole beyond: the stream is cancelled). */
-async function readLimited(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'))
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined)
-    throw new LrclibError(`answer too large (${declared} bytes)`)
-  }
-  if (!response.body) return ''
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined)
-      throw new LrclibError(`answer too large (over ${maxBytes} bytes)`)
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
-}
-
 /**
  * `GET /api/get` (track, artist, album, duration in whole seconds; LRCLIB matches within ±2 s),
  * `GET /api/search` (track and artist) and `GET /api/get/{id}`, each with a `User-Agent` naming Cadence
@@ -115,9 +92,14 @@ export function createLrclibClient(deps: {
       await response.body?.cancel().catch(() => undefined)
       throw new LrclibError(`LRCLIB answered ${response.status}`)
     }
-    const body = await readLimited(response, maxBytes)
+    let body: Uint8Array
     try {
-      return JSON.parse(body) as unknown
+      body = await readCapped(response, maxBytes, 'LRCLIB')
+    } catch (error) {
+      throw new LrclibError(String((error as Error)?.message ?? error))
+    }
+    try {
+      return JSON.parse(new TextDecoder().decode(body)) as unknown
     } catch {
       throw new LrclibError('LRCLIB answered something that is not JSON')
     }
