@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { shallowRef } from 'vue'
+import { reactive, shallowRef } from 'vue'
 import type { Song } from '@shared/api/models'
 import type {
   DownloadsSummary,
@@ -42,10 +42,12 @@ export const useOfflineStore = defineStore('offline', () => {
   const pending = shallowRef<ReadonlySet<string>>(new Set())
   const summary = shallowRef<DownloadsSummary>(EMPTY_SUMMARY)
   const cacheInfo = shallowRef<MediaCacheInfo>()
+  // Reactive sets: Vue tracks `has(url)` per address, so one cover failing re-checks the images of that
+  // address only (a new Set per failure made every cover on a page of dead addresses check again).
   /** Cover addresses that did not load from the data source: shown from main's kept copy instead. */
-  const failedCovers = shallowRef<ReadonlySet<string>>(new Set())
+  const failedCovers = reactive(new Set<string>())
   /** Cover addresses whose kept copy failed too: a placeholder shows until the source is back. */
-  const missingCovers = shallowRef<ReadonlySet<string>>(new Set())
+  const missingCovers = reactive(new Set<string>())
   /** Called once per change to offline (the layout says so in a toast). */
   const listeners = new Set<(next: OfflineState) => void>()
   let started = false
@@ -62,8 +64,10 @@ export const useOfflineStore = defineStore('offline', () => {
     const changed = next.offline !== state.value.offline
     state.value = next
     // Back online: covers load from the data source again (the placeholders try again too).
-    if (changed && !next.offline && failedCovers.value.size) failedCovers.value = new Set()
-    if (changed && !next.offline && missingCovers.value.size) missingCovers.value = new Set()
+    if (changed && !next.offline) {
+      failedCovers.clear()
+      missingCovers.clear()
+    }
     if (changed) for (const listener of listeners) listener(next)
   }
 
@@ -102,7 +106,7 @@ export const useOfflineStore = defineStore('offline', () => {
 
   /** Whether a cover loads from main's kept copy: offline, or after it failed from the data source. */
   function coverFromDisk(url: string | undefined): boolean {
-    return !!url && isRemote(url) && (state.value.offline || failedCovers.value.has(url))
+    return !!url && isRemote(url) && (state.value.offline || failedCovers.has(url))
   }
   /**
    * Where an `<img>` loads a cover from: the data source's address, or the copy main keeps beside the
@@ -118,15 +122,14 @@ export const useOfflineStore = defineStore('offline', () => {
   function coverFailed(url: string | undefined, loaded: string): boolean {
     if (!url || !isRemote(url)) return false
     if (loaded !== url) {
-      if (loaded === coverMediaUrl(url) && !missingCovers.value.has(url))
-        missingCovers.value = new Set(missingCovers.value).add(url)
+      if (loaded === coverMediaUrl(url)) missingCovers.add(url)
       return false
     }
-    if (!failedCovers.value.has(url)) failedCovers.value = new Set(failedCovers.value).add(url)
+    failedCovers.add(url)
     return true
   }
   /** Whether a cover has no image to show (neither the source's nor a kept copy): a placeholder instead. */
-  const coverMissing = (url: string | undefined) => !!url && missingCovers.value.has(url)
+  const coverMissing = (url: string | undefined) => !!url && missingCovers.has(url)
 
   /** Downloads songs; `cover`: the album's or playlist's own header cover, kept by main with them. */
   async function download(songs: readonly Song[], cover?: string) {
