@@ -372,10 +372,12 @@ describe('player store', () => {
     stops.push(startMediaIntegration(player, { mediaSession: undefined }))
     await player.playSongs(songs())
     const reports = () => invoke.mock.calls.filter(([channel]) => channel === 'player:report-state')
+    // The song, and where its clock stands (the taskbar's progress moves on from it in main).
     await vi.waitFor(() =>
       expect(reports().at(-1)![1]).toEqual({
         playing: true,
         song: { id: 1, name: 'Song 1', artists: 'Artist 1', liked: false },
+        progress: { positionMs: 0, durationMs: 30_000, speed: 1 },
       }),
     )
     const count = reports().length
