@@ -31,7 +31,7 @@ vi.mock('@renderer/services/cadence', () => ({
 }))
 vi.mock('@renderer/services/player/engine', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@renderer/services/player/engine')>()),
-  createAudioElement: (await import('./player-fakes')).createFakeAudio,
+  createPlayerOutput: (await import('./player-fakes')).createFakeAudio,
 }))
 
 let session: PlayerSession | null
