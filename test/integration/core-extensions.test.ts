@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { PLACEHOLDER_SONG_ID } from '@shared/ipc/history'
 import { createCore, createMemoryStore } from '@main/core'
 import { startDataSource } from '@server/index'
 import type { DataSourceHandle } from '@server/index'
@@ -73,7 +74,10 @@ describe('the core and the endpoints beyond the document', () => {
 
   const songsOf = async (app: Awaited<ReturnType<typeof signedInOn>>, n: number): Promise<Song[]> => {
     const found = await app.value<Song[]>('catalog:recommend-songs', { limit: 50 })
-    return found.filter((s) => s.privilege?.playable !== false).slice(0, n)
+    // Real songs: NeteaseMusicAdapter's recommendations start with its `free-app` placeholder.
+    return found
+      .filter((s) => s.privilege?.playable !== false && String(s.id) !== PLACEHOLDER_SONG_ID)
+      .slice(0, n)
   }
 
   it('reads an album from /album/detail: its tracks in order', async () => {
