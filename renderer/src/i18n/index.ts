@@ -1,6 +1,7 @@
 import { createI18n } from 'vue-i18n'
 import type { Composer } from 'vue-i18n'
 import type { Language } from '@shared/settings'
+import type { DomainModule, Tree } from './domain'
 
 /**
  * All text goes through vue-i18n. Messages live by domain in `messages/<domain>.ts`, each exporting
@@ -10,8 +11,6 @@ import type { Language } from '@shared/settings'
  * keeps only that language's tree, so Simplified Chinese is one lazy chunk, loaded by `ensureLanguage`
  * before the locale switches to it, and only part of English (the fallback) is in the initial bundle.
  */
-type Tree = { [key: string]: string | Tree }
-type DomainModule = { default: Partial<Record<Language, Tree>> }
 
 /**
  * English for what every window shows from the start (sidebar links, banners, toasts); the views' domains
@@ -29,16 +28,14 @@ const englishAll = import.meta.env.PROD
   ? {}
   : import.meta.glob<DomainModule>('./messages/*.ts', { eager: true, query: { lang: 'en' } })
 const englishUpFront = import.meta.env.PROD ? englishFrame : englishAll
-const englishViews: Record<string, () => Promise<DomainModule>> = import.meta.env.PROD
-  ? import.meta.glob<DomainModule>(['./messages/*.ts', '!./messages/{auth,common,library,nav,source}.ts'], {
-      query: { lang: 'en' },
-    })
-  : {}
-const lazy: Record<Language, Record<string, () => Promise<DomainModule>>> = {
-  en: englishViews,
-  'zh-CN': import.meta.glob<DomainModule>('./messages/*.ts', { query: { lang: 'zh-CN' } }),
+type Modules = Record<string, DomainModule>
+/** The rest of each language, one chunk per language (`views-en.ts`, `all-zh-CN.ts`). */
+const lazy: Record<Language, () => Promise<Modules>> = {
+  en: import.meta.env.PROD ? () => import('./views-en').then((m) => m.default) : async () => ({}),
+  'zh-CN': () => import('./all-zh-CN').then((m) => m.default),
 }
-const DOMAINS = new Set([...Object.keys(englishFrame), ...Object.keys(lazy['zh-CN'])].map((p) => domainOf(p)))
+/** The languages each i18n instance has whole (English up front outside the build). */
+const complete = new WeakMap<object, Set<Language>>()
 
 function domainOf(path: string) {
   return path.replace(/^.*\/(.*)\.ts(\?.*)?$/, '$1')
@@ -52,9 +49,7 @@ function tree(language: Language, modules: Array<[string, DomainModule]>): Tree 
 
 /** One language's messages, keyed by domain (loads the chunks it needs). */
 export async function loadMessages(language: Language): Promise<Tree> {
-  const loaders = Object.entries(lazy[language])
-  const modules = await Promise.all(loaders.map(async ([path, load]) => [path, await load()] as const))
-  const loaded = modules as Array<[string, DomainModule]>
+  const loaded = Object.entries(await lazy[language]())
   return tree(language, language === 'en' ? [...Object.entries(englishUpFront), ...loaded] : loaded)
 }
 
@@ -62,13 +57,13 @@ type Global = Pick<Composer, 'availableLocales' | 'getLocaleMessage' | 'setLocal
 
 /** Makes sure all of `language`'s messages are in vue-i18n. */
 export async function ensureLanguage(global: Global, language: Language): Promise<void> {
-  const have = global.availableLocales.includes(language)
-    ? Object.keys(global.getLocaleMessage(language) as Tree)
-    : []
-  if (have.length >= DOMAINS.size) return
+  const whole = complete.get(global) ?? new Set<Language>(import.meta.env.PROD ? [] : ['en'])
+  complete.set(global, whole)
+  if (whole.has(language) && global.availableLocales.includes(language)) return
   const loading = loadMessages(language).then((messages) => global.setLocaleMessage(language, messages))
   if (language === 'en') viewsEnglish = loading.catch(() => undefined)
   await loading
+  whole.add(language)
 }
 
 /** The views' English while it loads (set by `ensureLanguage`); a failed load is not waited for again. */
