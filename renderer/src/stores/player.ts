@@ -150,7 +150,8 @@ export const usePlayerStore = defineStore('player', () => {
   function prepare(song: Song) {
     if (song.privilege?.playable === false) return
     void ensureSettings()
-      .then(() => engine.resolveAhead(song))
+      // Stamped with its source as the queue will hold it, so the play finds this resolve in the cache.
+      .then(() => engine.resolveAhead(q.stamped(song)))
       .then((resolution) => resolution.url && sound.warmHead(resolution.url))
       .catch(() => undefined)
   }

@@ -79,6 +79,8 @@ export const useQueueStore = defineStore('queue', () => {
   }
 
   return {
+    /** The song as the queue will hold it (with its data source): what a play resolves. */
+    stamped,
     state,
     entries,
     songs,
