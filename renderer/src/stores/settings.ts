@@ -22,7 +22,8 @@ export const useSettingsStore = defineStore('settings', () => {
     error.value = undefined
     unsubscribe ??= on('settings:changed', (next) => (settings.value = next))
     try {
-      settings.value = await invoke('settings:get')
+      // An answer without settings (a test's bridge) keeps what is shown: never an undefined store.
+      settings.value = (await invoke('settings:get')) ?? settings.value
       status.value = 'ready'
     } catch (cause) {
       error.value = toCadenceError(cause)
@@ -39,7 +40,7 @@ export const useSettingsStore = defineStore('settings', () => {
       lyrics: { ...before.lyrics, ...patch.lyrics },
     } as Settings
     try {
-      settings.value = await invoke('settings:update', patch)
+      settings.value = (await invoke('settings:update', patch)) ?? settings.value
     } catch (cause) {
       settings.value = before
       throw toCadenceError(cause)
