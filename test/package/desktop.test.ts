@@ -27,12 +27,21 @@ describe('the deb: desktop entry, icons and AppArmor profile', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { desktopName: string }
     expect(pkg.desktopName).toBe('cadence.desktop')
     expect(deb.files['/usr/share/applications/cadence.desktop']).toBeDefined()
-    const entry = Object.fromEntries(
-      deb.desktopEntry
-        .split('\n')
-        .filter((line) => line.includes('='))
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-    )
+    // The file's groups: `[Desktop Entry]`, then one `[Desktop Action <id>]` per launcher action.
+    const groups = new Map<string, Record<string, string>>()
+    let group = ''
+    for (const line of deb.desktopEntry.split('\n')) {
+      const heading = /^\[(.+)\]$/.exec(line.trim())
+      if (heading) groups.set((group = heading[1]!), {})
+      else if (line.includes('='))
+        groups.get(group)![line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1)
+    }
+    const entry = groups.get('Desktop Entry')!
+    // The launcher's menu: play/pause, next, previous, reaching the running app (its second instance).
+    expect(entry.Actions?.split(';').filter(Boolean)).toEqual(['PlayPause', 'Next', 'Previous'])
+    expect(groups.get('Desktop Action Next')).toMatchObject({ Exec: 'cadence --next' })
+    expect(groups.get('Desktop Action Previous')).toMatchObject({ Exec: 'cadence --previous' })
+    expect(groups.get('Desktop Action PlayPause')).toMatchObject({ Exec: 'cadence --play-pause' })
     expect(entry).toMatchObject({
       Name: 'Cadence',
       Exec: '/opt/Cadence/cadence %U',
