@@ -1,6 +1,7 @@
 import type { PlayerCommandName, PlayerState } from '@shared/ipc/contract'
 import type { Language } from '@shared/settings'
 import type { Timers } from '../ports'
+import { nowPlayingItem, trayLabels } from '../tray/menu'
 import type { TrayMenuItem } from '../tray/menu'
 
 /**
@@ -24,32 +25,9 @@ export interface TaskbarProgress {
   mode: 'none' | 'normal' | 'paused'
 }
 
-const LABELS = {
-  en: {
-    nothingPlaying: 'Nothing playing',
-    play: 'Play',
-    pause: 'Pause',
-    previous: 'Previous',
-    next: 'Next',
-    like: 'Like',
-    unlike: 'Unlike',
-  },
-  'zh-CN': {
-    nothingPlaying: '未在播放',
-    play: '播放',
-    pause: '暂停',
-    previous: '上一首',
-    next: '下一首',
-    like: '喜欢',
-    unlike: '取消喜欢',
-  },
-} satisfies Record<Language, Record<string, string>>
-
-const labels = (language: Language | undefined) => LABELS[language ?? 'en'] ?? LABELS.en
-
 /** Previous, play/pause, next, like: the thumbnail toolbar's buttons (at most 7, in this order for good). */
 export function thumbarButtons(state: PlayerState | null, language?: Language): ThumbarButton[] {
-  const l = labels(language)
+  const l = trayLabels(language)
   const song = state?.song ?? null
   const playing = !!state?.playing
   const has = song !== null
@@ -86,24 +64,13 @@ export function taskbarProgress(state: PlayerState | null, elapsedMs = 0): Taskb
   return { value: Math.round(fraction * 1000) / 1000, mode: state.playing ? 'normal' : 'paused' }
 }
 
-const MAX_LABEL = 60
-const clip = (text: string) => {
-  const clean = text.replace(/\s+/g, ' ').trim()
-  return clean.length > MAX_LABEL ? `${clean.slice(0, MAX_LABEL - 1)}…` : clean
-}
-
 /** The dock menu (macOS): the now-playing line (disabled), play/pause, next, previous, like. */
 export function dockMenu(state: PlayerState | null, language?: Language): TrayMenuItem[] {
-  const l = labels(language)
+  const l = trayLabels(language)
   const song = state?.song ?? null
   const has = song !== null
   return [
-    {
-      type: 'normal',
-      id: 'now-playing',
-      label: song ? clip(song.artists ? `${song.name} — ${song.artists}` : song.name) : l.nothingPlaying,
-      enabled: false,
-    },
+    nowPlayingItem(state, l),
     { type: 'separator' },
     {
       type: 'normal',

@@ -67,6 +67,20 @@ const LABELS = {
   },
 } satisfies Record<Language, Record<string, string>>
 
+/** The tray's words in `language` (English when unknown); the dock menu and the taskbar use them too. */
+export const trayLabels = (language: Language | undefined) => LABELS[language ?? 'en'] ?? LABELS.en
+
+/** The disabled first line of a player menu: the song playing, or that nothing is. */
+export function nowPlayingItem(state: PlayerState | null, l: (typeof LABELS)['en']): TrayMenuItem {
+  const song = state?.song
+  return {
+    type: 'normal',
+    id: 'now-playing',
+    label: song ? clip(song.artists ? `${song.name} — ${song.artists}` : song.name) : l.nothingPlaying,
+    enabled: false,
+  }
+}
+
 function clip(text: string): string {
   const clean = text.replace(/\s+/g, ' ').trim()
   return clean.length > MAX_LABEL ? `${clean.slice(0, MAX_LABEL - 1)}…` : clean
@@ -115,7 +129,7 @@ export function buildTrayMenu(
     privateSession?: boolean
   },
 ): TrayMenuItem[] {
-  const l = LABELS[options.language ?? 'en'] ?? LABELS.en
+  const l = trayLabels(options.language)
   const song = state?.song ?? null
   const hasSong = song !== null
   const update: TrayMenuItem[] = options.updateReady
@@ -132,12 +146,7 @@ export function buildTrayMenu(
     : []
   return [
     ...update,
-    {
-      type: 'normal',
-      id: 'now-playing',
-      label: song ? clip(song.artists ? `${song.name} — ${song.artists}` : song.name) : l.nothingPlaying,
-      enabled: false,
-    },
+    nowPlayingItem(state, l),
     { type: 'separator' },
     {
       type: 'normal',
