@@ -10,6 +10,7 @@ import type {
 import { coverMediaUrl } from '@shared/player/media-url'
 import type { SourcedSong } from '@shared/player/media-url'
 import { invoke, on } from '@renderer/services/cadence'
+import { useAuthStore } from './auth'
 import { toCollectionSong } from './collection'
 
 const isRemote = (url: string) => /^https?:\/\//i.test(url)
@@ -92,12 +93,18 @@ export const useOfflineStore = defineStore('offline', () => {
     )
   }
 
+  /** Whether a song is the active source's (it names none, or that one). */
+  const ofActive = (song: Song) => {
+    const sourceId = (song as SourcedSong).sourceId
+    const active = useAuthStore().sourceId ?? availableOf
+    return !sourceId || active === undefined || sourceId === active
+  }
   function availability(song: Song | undefined): OfflineAvailabilityKind | undefined {
     if (!song) return undefined
-    // A song that names another source than the active one is one of its downloads (the Downloaded
-    // view plays only those that are done): it plays from that source's files.
+    // The sets are the active source's: of a song of another source (in one of the user's playlists, in
+    // the queue) nothing is known here.
     const sourceId = (song as SourcedSong).sourceId
-    if (sourceId && availableOf !== undefined && sourceId !== availableOf) return 'downloaded'
+    if (sourceId && availableOf !== undefined && sourceId !== availableOf) return undefined
     const id = String(song.id)
     if (downloaded.value.has(id)) return 'downloaded'
     if (cached.value.has(id)) return 'cached'
@@ -132,8 +139,9 @@ export const useOfflineStore = defineStore('offline', () => {
   const coverMissing = (url: string | undefined) => !!url && missingCovers.has(url)
 
   /** Downloads songs; `cover`: the album's or playlist's own header cover, kept by main with them. */
+  /** Downloads `songs` of the active source (downloads are the active source's: others are left out). */
   async function download(songs: readonly Song[], cover?: string) {
-    const playable = songs.filter((s) => s.privilege?.playable !== false)
+    const playable = songs.filter((s) => s.privilege?.playable !== false && ofActive(s))
     if (!playable.length) return summary.value
     const list = playable.map(toCollectionSong)
     const args = cover && isRemote(cover) ? { songs: list, cover } : { songs: list }
@@ -159,6 +167,7 @@ export const useOfflineStore = defineStore('offline', () => {
     state,
     downloaded,
     cached,
+    ofActive,
     pending,
     summary,
     cacheInfo,
