@@ -5,7 +5,6 @@ import CollectionView from '@renderer/views/CollectionView.vue'
 import { toCollectionSong } from '@renderer/stores/collection'
 import { useAuthStore } from '@renderer/stores/auth'
 import { useNotificationsStore } from '@renderer/stores/notifications'
-import { useOfflineStore } from '@renderer/stores/offline'
 import { plugins, song } from './support'
 
 const invoke = vi.fn()
@@ -69,12 +68,17 @@ describe('One of your playlists across data sources', () => {
       ]),
     )
     expect(labels(wrapper)).toEqual(['Built-in library', 'Home server', 'a removed data source'])
-    // Downloads are the active source's: another source's song shows no badge of them and is not sent.
+    // Downloads are the active source's: another source's song shows no badge of them, and its menu
+    // offers no Download.
     expect(wrapper.findAll('[data-testid^="song-offline-"]')).toHaveLength(0)
-    await useOfflineStore().download([song(1, { sourceId: 'builtin' }), song(2, { sourceId: 'home' })])
-    expect(invoke).toHaveBeenCalledWith('downloads:add', {
-      songs: [toCollectionSong(song(1, { sourceId: 'builtin' }))],
-    })
+    const rows = wrapper.findAll('[data-testid="song-row"]')
+    await rows[1].trigger('contextmenu')
+    expect(document.querySelector<HTMLButtonElement>('[data-menu-item="download"]')!.disabled).toBe(true)
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }))
+    await flushPromises()
+    await rows[0].trigger('contextmenu')
+    await flushPromises()
+    expect(document.querySelector<HTMLButtonElement>('[data-menu-item="download"]')!.disabled).toBe(false)
   })
 
   it('shows no source on rows of one source', async () => {

@@ -14,6 +14,13 @@ const ROW_SOURCE: InjectionKey<RowSource> = Symbol('row-source')
 /** The row's source label, as the list's page provides it (`SongRow`). */
 export const useRowSource = (): RowSource | undefined => inject(ROW_SOURCE, undefined)
 
+/** Songs as `collection:remove` names them: by id and data source where they name one. */
+export const songRefs = (songs: readonly Song[]) =>
+  songs.map((song) => {
+    const sourceId = sourceIdOf(song)
+    return sourceId ? { id: song.id, sourceId } : song.id
+  })
+
 /** Whether a song is of a data source other than the active one (its album and artist pages are there). */
 export function useOtherSource(): (song: Song) => string | undefined {
   const auth = useAuthStore()

@@ -16,7 +16,7 @@ const clip = (text: string, max = 500) => text.slice(0, max)
  * artists.
  */
 export function toCollectionSong(song: SongRow): CollectionSong {
-  const sourceId = (song as SongRow & { sourceId?: unknown }).sourceId
+  const sourceId = (song as SongRow & { sourceId?: string }).sourceId
   const artist = (a: Song['artists'][number]) => ({
     id: a.id,
     name: clip(a.name),
@@ -48,7 +48,7 @@ export function toCollectionSong(song: SongRow): CollectionSong {
         }
       : {}),
     // A song of a named data source (a queue entry, a row of a playlist that mixes sources) keeps it.
-    ...(typeof sourceId === 'string' && sourceId ? { sourceId } : {}),
+    ...(sourceId ? { sourceId } : {}),
   }
 }
 
@@ -146,14 +146,10 @@ export const useCollectionPlaylistStore = defineStore('collectionPlaylist', () =
       throw toCadenceError(cause)
     }
   }
-  /** Removes songs, each by its id and data source (the same id at two sources is two songs). */
-  async function removeSongs(songs: readonly Song[]) {
+  /** Removes songs, each named by its id, or its id and data source (`songRefs`). */
+  async function removeSongs(songIds: Array<Song['id'] | { id: Song['id']; sourceId?: string }>) {
     const current = detail.data.value
     if (!current) return
-    const songIds = songs.map((s) => {
-      const sourceId = (s as Song & { sourceId?: string }).sourceId
-      return sourceId ? { id: s.id, sourceId } : s.id
-    })
     detail.data.value = await invoke('collection:remove', { id: current.id, songIds })
   }
 

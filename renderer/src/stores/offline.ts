@@ -10,7 +10,6 @@ import type {
 import { coverMediaUrl } from '@shared/player/media-url'
 import type { SourcedSong } from '@shared/player/media-url'
 import { invoke, on } from '@renderer/services/cadence'
-import { useAuthStore } from './auth'
 import { toCollectionSong } from './collection'
 
 const isRemote = (url: string) => /^https?:\/\//i.test(url)
@@ -93,12 +92,6 @@ export const useOfflineStore = defineStore('offline', () => {
     )
   }
 
-  /** Whether a song is the active source's (it names none, or that one). */
-  const ofActive = (song: Song) => {
-    const sourceId = (song as SourcedSong).sourceId
-    const active = useAuthStore().sourceId ?? availableOf
-    return !sourceId || active === undefined || sourceId === active
-  }
   function availability(song: Song | undefined): OfflineAvailabilityKind | undefined {
     if (!song) return undefined
     // The sets are the active source's: of a song of another source (in one of the user's playlists, in
@@ -139,9 +132,9 @@ export const useOfflineStore = defineStore('offline', () => {
   const coverMissing = (url: string | undefined) => !!url && missingCovers.has(url)
 
   /** Downloads songs; `cover`: the album's or playlist's own header cover, kept by main with them. */
-  /** Downloads `songs` of the active source (downloads are the active source's: others are left out). */
+  /** Downloads `songs`, of the active source (callers leave out a song of another: `useOtherSource`). */
   async function download(songs: readonly Song[], cover?: string) {
-    const playable = songs.filter((s) => s.privilege?.playable !== false && ofActive(s))
+    const playable = songs.filter((s) => s.privilege?.playable !== false)
     if (!playable.length) return summary.value
     const list = playable.map(toCollectionSong)
     const args = cover && isRemote(cover) ? { songs: list, cover } : { songs: list }
@@ -167,7 +160,6 @@ export const useOfflineStore = defineStore('offline', () => {
     state,
     downloaded,
     cached,
-    ofActive,
     pending,
     summary,
     cacheInfo,
