@@ -122,4 +122,19 @@ describe('One of your playlists across data sources', () => {
     expect(router.currentRoute.value.fullPath).toBe(before)
     expect(useNotificationsStore().items.at(-1)?.message).toContain('This song is from Home server')
   })
+
+  it('copies the link of a song of another source at that source', async () => {
+    const { wrapper } = await mountView(
+      mixed([
+        [1, 'builtin'],
+        [2, 'home'],
+      ]),
+    )
+    await wrapper.findAll('[data-testid="song-row"]')[1].trigger('contextmenu')
+    document.querySelector<HTMLButtonElement>('[data-menu-item="copy-link"]')!.click()
+    await flushPromises()
+    expect(invoke).toHaveBeenCalledWith('app:copy-text', {
+      text: 'http://192.168.1.9:4000/song/detail?id=2',
+    })
+  })
 })
