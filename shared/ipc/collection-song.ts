@@ -36,5 +36,13 @@ export const collectionSongSchema = z.object({
     .optional(),
   duration: z.number().nonnegative().max(1e9).optional(),
   privilege: z.object({ playable: z.boolean(), reason: label(500).optional() }).optional(),
+  /** The song's data source (the user's playlists hold songs of any source). */
+  sourceId: z.string().min(1).max(IPC_ID_MAX).optional(),
 })
 export type CollectionSong = z.output<typeof collectionSongSchema>
+
+/** A song in one of the user's playlists: its id, or its id and data source (the same id at two is two songs). */
+export const songRefSchema = z.union([
+  ipcIdSchema,
+  z.object({ id: ipcIdSchema, sourceId: z.string().min(1).max(IPC_ID_MAX).optional() }).strict(),
+])

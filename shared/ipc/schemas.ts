@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IPC_ID_MAX, collectionSongSchema, ipcIdSchema } from './collection-song'
+import { IPC_ID_MAX, collectionSongSchema, ipcIdSchema, songRefSchema } from './collection-song'
 import type { Id } from '../api/models'
 import type { Album, Artist, LikeResult, Playlist, SearchResult, Song } from '../api/models'
 import { settingsPatchSchema } from '../settings-schema'
@@ -273,7 +273,7 @@ export const invokeChannels = {
     z.object({ id: collectionId, songs: collectionSongs }).strict(),
   ),
   'collection:remove': channel<CollectionPlaylist>().args(
-    z.object({ id: collectionId, songIds: z.array(ipcIdSchema).min(1).max(COLLECTION_MAX_SONGS) }).strict(),
+    z.object({ id: collectionId, songIds: z.array(songRefSchema).min(1).max(COLLECTION_MAX_SONGS) }).strict(),
   ),
   /** Moves the song at `from` to `to` (indices in the playlist as it is now). */
   'collection:move': channel<CollectionPlaylist>().args(

@@ -203,7 +203,7 @@ describe('Add to playlist', () => {
       global: { plugins: [p.pinia, p.i18n, p.router] },
     })
     await flushPromises()
-    expect(document.body.textContent).toContain('You have no playlists on this data source yet.')
+    expect(document.body.textContent).toContain('You have no playlists yet.')
     const input = document.querySelector<HTMLInputElement>('[data-testid="collection-add-new-name"]')!
     input.value = 'Fresh'
     input.dispatchEvent(new Event('input'))

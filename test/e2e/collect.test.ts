@@ -164,7 +164,7 @@ describe('Browsing and collecting', () => {
     const list = page.getByTestId('song-row')
     await list.nth(0).dragTo(list.nth(2))
     await expect.poll(names).toEqual([wanted[1], wanted[2], wanted[0]])
-    const stored = app.store.snapshot()['collection:builtin'] as Array<{ name: string; songs: S[] }>
+    const stored = app.store.snapshot().collections as Array<{ name: string; songs: S[] }>
     expect(stored.map((p) => p.name)).toEqual(['Evening'])
     expect(stored[0].songs.map((s) => s.name)).toEqual([wanted[1], wanted[2], wanted[0]])
     expect(JSON.stringify(stored)).not.toMatch(/"url"|lyric/)
@@ -225,7 +225,7 @@ describe('Browsing and collecting', () => {
     await expect.poll(() => sidebarItems().allTextContents(), { timeout: 10_000 }).toContain('Export me (2)')
     await expect.poll(() => page.getByTestId('playlist-name').textContent()).toBe('Export me (2)')
     await expect.poll(names).toEqual(before)
-    const stored = app.store.snapshot()['collection:builtin'] as Array<{ id: string; name: string }>
+    const stored = app.store.snapshot().collections as Array<{ id: string; name: string }>
     const original = stored.find((p) => p.name === 'Export me')!
     expect(page.url()).not.toContain(original.id)
 

@@ -34,7 +34,7 @@ describe('Song actions from every list', () => {
       window.location.hash = h
     }, hash)
   const stored = () =>
-    (app.store.snapshot()['collection:builtin'] as Array<{ name: string; songs: S[] }> | undefined) ?? []
+    (app.store.snapshot().collections as Array<{ name: string; songs: S[] }> | undefined) ?? []
   const queueNames = async () => {
     const page = app.page
     const open = (await page.getByTestId('queue-panel').count()) > 0

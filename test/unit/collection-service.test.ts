@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createCollectionService, collectionKey } from '@main/core/collection/service'
+import { createCollectionService } from '@main/core/collection/service'
+import { COLLECTIONS_KEY, legacyCollectionKey } from '@main/core/collection/stored'
 import { parsePlaylistFile, toM3u8 } from '@main/core/collection/formats'
 import { createMemoryStore } from '@main/core/ports'
 import { silentLogger } from '@main/core/log'
@@ -38,7 +39,7 @@ function setup(initial: Record<string, unknown> = {}) {
     events,
     log: silentLogger('collection'),
     activeSourceId: () => source,
-    activeSourceUrl: () => 'http://127.0.0.1:4000',
+    sources: () => [{ id: 'builtin', name: 'Built-in library', url: 'http://127.0.0.1:4000' }],
     lookUpSong,
     now: () => 1000 + ids,
     newId: () => `p${++ids}`,
@@ -59,22 +60,22 @@ describe('collection service', () => {
     })
     t.service.rename('p1', '  Long road ')
     expect(t.service.list().map((p) => p.name)).toEqual(['Long road'])
-    expect(t.store.snapshot()[collectionKey('builtin')]).toEqual([
-      expect.objectContaining({ id: 'p1', name: 'Long road', songs: [song(1), song(2)] }),
+    const kept = [song(1, { sourceId: 'builtin' }), song(2, { sourceId: 'builtin' })]
+    expect(t.store.snapshot()[COLLECTIONS_KEY]).toEqual([
+      expect.objectContaining({ id: 'p1', name: 'Long road', songs: kept }),
     ])
     t.service.delete('p1')
     expect(t.service.list()).toEqual([])
     expect(t.emitted.map((list) => (list as unknown[]).length)).toEqual([1, 1, 0])
   })
 
-  it('keeps each data source its own playlists', () => {
+  it('keeps one set of playlists whichever data source is active', () => {
     const t = setup()
     t.service.create('Mine here')
     t.useSource('other')
-    expect(t.service.list()).toEqual([])
     t.service.create('Mine there')
     t.useSource('builtin')
-    expect(t.service.list().map((p) => p.name)).toEqual(['Mine here'])
+    expect(t.service.list().map((p) => p.name)).toEqual(['Mine here', 'Mine there'])
   })
 
   it('adds songs once, removes them, and moves one to another place', () => {
@@ -84,31 +85,29 @@ describe('collection service', () => {
     expect(t.service.move('p1', 0, 2).songs.map((s) => s.id)).toEqual([2, 3, 1])
     expect(t.service.move('p1', 2, 0).songs.map((s) => s.id)).toEqual([1, 2, 3])
     expect(t.service.remove('p1', ['2']).songs.map((s) => s.id)).toEqual([1, 3])
+    expect(t.service.remove('p1', [{ id: 3, sourceId: 'other' }]).songs.map((s) => s.id)).toEqual([1, 3])
+    expect(t.service.remove('p1', [{ id: 3, sourceId: 'builtin' }]).songs.map((s) => s.id)).toEqual([1])
     expect(() => t.service.move('p1', 0, 5)).toThrow(CadenceError)
     expect(() => t.service.get('nope')).toThrow('This playlist no longer exists')
   })
 
-  it('reads the store once per data source, and forgets a removed source', () => {
+  it('reads the store once, and keeps the songs of a removed source', () => {
     const t = setup()
     t.service.create('Mine')
     const get = vi.spyOn(t.store, 'get')
     t.service.list()
     t.service.get('p1')
     t.service.add('p1', [song(1)])
-    expect(get).not.toHaveBeenCalled()
     t.useSource('other')
     t.service.list()
-    t.service.list()
-    expect(get).toHaveBeenCalledTimes(1)
+    expect(get).not.toHaveBeenCalled()
     t.service.forget('builtin')
-    expect(t.store.snapshot()[collectionKey('builtin')]).toBeUndefined()
-    t.useSource('builtin')
-    expect(t.service.list()).toEqual([])
+    expect(t.service.get('p1').songs).toEqual([song(1, { sourceId: 'builtin' })])
   })
 
   it('leaves out what it cannot read from the store instead of failing', () => {
     const t = setup({
-      [collectionKey('builtin')]: [
+      [legacyCollectionKey('builtin')]: [
         { id: 'a', name: 'Fine', createdAt: 1, updatedAt: 1, songs: [song(1), { name: 'no id' }] },
         { name: 'no id' },
         'junk',
@@ -153,8 +152,15 @@ describe('collection service', () => {
     const made = await t.service.import(text, undefined, 'Party.m3u8')
     expect(made).toMatchObject({ name: 'Party', size: 2 })
     const songs = t.service.get(made.id).songs
-    expect(songs[0]).toEqual({ ...song(7), privilege: { playable: true } })
-    expect(songs[1]).toEqual({ id: '404', name: 'Someone - Lost', tns: [], artists: [], duration: 30_000 })
+    expect(songs[0]).toEqual({ ...song(7), privilege: { playable: true }, sourceId: 'builtin' })
+    expect(songs[1]).toEqual({
+      id: '404',
+      name: 'Someone - Lost',
+      tns: [],
+      artists: [],
+      duration: 30_000,
+      sourceId: 'builtin',
+    })
     expect(JSON.stringify(t.store.snapshot())).not.toContain('secret')
   })
 
@@ -179,7 +185,7 @@ describe('playlist files', () => {
     expect(
       toM3u8(
         { id: 'p', name: 'a\nb', size: 0, durationMs: 0, createdAt: 0, updatedAt: 0, songs: [] },
-        undefined,
+        () => undefined,
       ),
     ).toBe('#EXTM3U\n#PLAYLIST:a b\n')
   })

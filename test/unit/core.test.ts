@@ -190,23 +190,26 @@ describe('createCore', () => {
     expect(t.core.auth.qrRunning()).toBe(false)
   })
 
-  it("keeps the user's playlists per data source, tells the renderer on a switch, and drops them with the source", async () => {
+  it("keeps one set of the user's playlists through a switch, and the songs of a removed source", async () => {
     const t = await setup()
     const added = (await t.value('sources:add', { url: t.source.url.replace('127.0.0.1', 'localhost') })) as {
       id: string
     }
     await t.value('sources:activate', { id: added.id })
-    await t.value('collection:create', { name: 'Over there' })
+    await t.value('collection:create', {
+      name: 'Over there',
+      songs: [{ id: 1, name: 'a', tns: [], artists: [] }],
+    })
     expect(t.last('collection:changed')?.map((p) => p.name)).toEqual(['Over there'])
     await t.value('sources:activate', { id: 'builtin' })
-    expect(t.last('collection:changed')).toEqual([])
-    await t.value('collection:create', { name: 'Here' })
-    await t.value('sources:activate', { id: added.id })
     expect(t.last('collection:changed')?.map((p) => p.name)).toEqual(['Over there'])
-    expect(t.store.snapshot()[`collection:${added.id}`]).toHaveLength(1)
+    await t.value('collection:create', { name: 'Here' })
+    expect(t.store.snapshot().collections).toHaveLength(2)
     await t.value('sources:remove', { id: added.id })
-    expect(t.store.snapshot()[`collection:${added.id}`]).toBeUndefined()
-    expect(t.last('collection:changed')?.map((p) => p.name)).toEqual(['Here'])
+    expect(t.last('collection:changed')?.map((p) => [p.name, p.size])).toEqual([
+      ['Over there', 1],
+      ['Here', 0],
+    ])
     const bad = await t.invoke('collection:create', { name: '   ' })
     expect(bad.ok || bad.error.kind).toBe('invalid-argument')
   })

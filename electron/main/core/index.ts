@@ -122,7 +122,7 @@ export function createCore(deps: CoreDeps): Core {
     events,
     log: log('collection'),
     activeSourceId: () => registry.active().id,
-    activeSourceUrl: () => registry.active().url || undefined,
+    sources: () => registry.list().sources,
     lookUpSong: (id) => active.call((api) => api.songDetail(id, auth.userId())),
   })
 

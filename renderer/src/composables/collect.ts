@@ -49,11 +49,12 @@ export function useCollect() {
     },
     /**
      * A new playlist: in the account where the data source can hold playlists (so it is on the phone
-     * too), else on this computer, which the message says. `route` opens it.
+     * too), else (or `here`: songs of another data source among them) on this computer, which the message
+     * says. `route` opens it.
      */
-    async create(name: string, songs?: Song[]) {
+    async create(name: string, songs?: Song[], here = false) {
       let reason: string | undefined
-      if (account.canCreate) {
+      if (account.canCreate && !here) {
         try {
           const made = await account.create(name, songs)
           notifications.success(

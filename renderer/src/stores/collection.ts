@@ -16,6 +16,7 @@ const clip = (text: string, max = 500) => text.slice(0, max)
  * artists.
  */
 export function toCollectionSong(song: SongRow): CollectionSong {
+  const sourceId = (song as SongRow & { sourceId?: string }).sourceId
   const artist = (a: Song['artists'][number]) => ({
     id: a.id,
     name: clip(a.name),
@@ -46,6 +47,8 @@ export function toCollectionSong(song: SongRow): CollectionSong {
           },
         }
       : {}),
+    // A song of a named data source (a queue entry, a row of a playlist that mixes sources) keeps it.
+    ...(sourceId ? { sourceId } : {}),
   }
 }
 
@@ -58,7 +61,7 @@ export const fromCollectionSong = (song: CollectionSong): Song =>
   }) as Song
 
 /**
- * The user's own playlists on the active data source (kept by main, `collection:*`): the list for the
+ * The user's own playlists, of songs of any data source (kept by main, `collection:*`): the list for the
  * sidebar, kept fresh by `collection:changed`, and the songs waiting for "Add to playlist".
  */
 export const useCollectionStore = defineStore('collection', () => {
@@ -143,7 +146,8 @@ export const useCollectionPlaylistStore = defineStore('collectionPlaylist', () =
       throw toCadenceError(cause)
     }
   }
-  async function removeSongs(songIds: Song['id'][]) {
+  /** Removes songs, each named by its id, or its id and data source (`songRefs`). */
+  async function removeSongs(songIds: Array<Song['id'] | { id: Song['id']; sourceId?: string }>) {
     const current = detail.data.value
     if (!current) return
     detail.data.value = await invoke('collection:remove', { id: current.id, songIds })

@@ -94,10 +94,10 @@ export const useOfflineStore = defineStore('offline', () => {
 
   function availability(song: Song | undefined): OfflineAvailabilityKind | undefined {
     if (!song) return undefined
-    // A song that names another source than the active one is one of its downloads (the Downloaded
-    // view plays only those that are done): it plays from that source's files.
+    // The sets are the active source's: of a song of another source (in one of the user's playlists, in
+    // the queue) nothing is known here.
     const sourceId = (song as SourcedSong).sourceId
-    if (sourceId && availableOf !== undefined && sourceId !== availableOf) return 'downloaded'
+    if (sourceId && availableOf !== undefined && sourceId !== availableOf) return undefined
     const id = String(song.id)
     if (downloaded.value.has(id)) return 'downloaded'
     if (cached.value.has(id)) return 'cached'
@@ -132,6 +132,7 @@ export const useOfflineStore = defineStore('offline', () => {
   const coverMissing = (url: string | undefined) => !!url && missingCovers.has(url)
 
   /** Downloads songs; `cover`: the album's or playlist's own header cover, kept by main with them. */
+  /** Downloads `songs`, of the active source (callers leave out a song of another: `useOtherSource`). */
   async function download(songs: readonly Song[], cover?: string) {
     const playable = songs.filter((s) => s.privilege?.playable !== false)
     if (!playable.length) return summary.value

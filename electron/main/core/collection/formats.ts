@@ -21,17 +21,21 @@ export function toJson(playlist: CollectionPlaylist): string {
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim()
 
 /**
- * `#EXTINF:<seconds>,<artists> - <title>` and the song's address at the data source
- * (`<source>/song/detail?id=…`, the spec's endpoint for one song), one entry per song.
+ * `#EXTINF:<seconds>,<artists> - <title>` and the song's address at its own data source
+ * (`<source>/song/detail?id=…`, the spec's endpoint for one song), one entry per song. `sourceUrl` gives a
+ * source's address (undefined for one no longer listed: a `cadence:` link).
  */
-export function toM3u8(playlist: CollectionPlaylist, sourceUrl: string | undefined): string {
+export function toM3u8(
+  playlist: CollectionPlaylist,
+  sourceUrl: (sourceId: string | undefined) => string | undefined,
+): string {
   const lines = ['#EXTM3U', `#PLAYLIST:${oneLine(playlist.name)}`]
   for (const song of playlist.songs) {
     const seconds = song.duration === undefined ? -1 : Math.round(song.duration / 1000)
     const artists = artistNames(song)
     lines.push(`#EXTINF:${seconds},${oneLine(artists ? `${artists} - ${song.name}` : song.name)}`)
     if (song.album?.name) lines.push(`#EXTALB:${oneLine(song.album.name)}`)
-    lines.push(songLink(sourceUrl, song.id))
+    lines.push(songLink(sourceUrl(song.sourceId), song.id))
   }
   return `${lines.join('\n')}\n`
 }

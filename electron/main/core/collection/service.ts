@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import { CadenceError } from '@shared/errors'
 import { COLLECTION_MAX_PLAYLISTS, COLLECTION_MAX_SONGS, collectionSongSchema } from '@shared/ipc/schemas'
 import type {
@@ -13,17 +12,18 @@ import type { EventHub } from '../events'
 import type { Logger } from '../log'
 import type { KeyValueStore } from '../ports'
 import { parsePlaylistFile, songFromEntry, toJson, toM3u8 } from './formats'
+import {
+  COLLECTIONS_KEY,
+  foldLegacy,
+  legacyCollectionKey,
+  readStored,
+  songKey,
+  unusedName,
+  type CollectionSource,
+  type StoredPlaylist,
+} from './stored'
 
-/** Where a data source's own playlists are kept in the settings store. */
-export const collectionKey = (sourceId: string) => `collection:${sourceId}`
-
-const storedSchema = z.object({
-  id: z.string().min(1).max(64),
-  name: z.string().min(1).max(100),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  songs: z.array(z.unknown()),
-})
+export { unusedName }
 
 /** How many M3U8 songs are looked up at the data source at once while importing. */
 const IMPORT_LOOKUPS_AT_ONCE = 4
@@ -32,10 +32,10 @@ export interface CollectionDeps {
   store: KeyValueStore
   events: EventHub
   log: Logger
-  /** The data source whose playlists are read and written. */
+  /** The active data source: a song added or imported without a source of its own is its. */
   activeSourceId: () => string
-  /** Its address (for song links in exported M3U8 files). */
-  activeSourceUrl: () => string | undefined
+  /** The data sources Settings lists (names for the one-time fold, addresses for M3U8 song links). */
+  sources: () => readonly CollectionSource[]
   /** Looks a song up at the active data source (M3U8 import); undefined when it cannot. */
   lookUpSong: (id: string) => Promise<unknown>
   now?: () => number
@@ -44,50 +44,37 @@ export interface CollectionDeps {
 
 const gone = () => new CadenceError({ kind: 'invalid-argument', message: 'This playlist no longer exists' })
 
+/** A song to remove: its id, and its data source when the playlist mixes sources. */
+export type SongRef = string | number | { id: string | number; sourceId?: string }
+
 /**
- * The user's own playlists, kept per data source (the API cannot write playlists): create, rename,
- * delete, add, remove, reorder, export and import. Every change is saved at once and announced with
- * `collection:changed`.
+ * The user's own playlists, one list kept by main whichever data source is active (the API cannot write
+ * playlists), each song stamped with its data source: create, rename, delete, add, remove, reorder,
+ * export and import. Every change is saved at once and announced with `collection:changed`.
  */
 export function createCollectionService(deps: CollectionDeps) {
   const now = deps.now ?? Date.now
   const newId = deps.newId ?? (() => globalThis.crypto.randomUUID())
 
-  /**
-   * Each source's playlists as last read or written: the store is read (and every song checked) once per
-   * source, not on every call (electron-store parses its whole file on each `get`).
-   */
-  const held = new Map<string, CollectionPlaylist[]>()
+  /** The playlists as last read or written: the store is read (and every song checked) once. */
+  let held: CollectionPlaylist[] | undefined
 
-  /** The active source's playlists (a copy of the list; the playlists themselves are never edited in place). */
+  /** The playlists (a copy of the list; the playlists themselves are never edited in place). */
   function read(): CollectionPlaylist[] {
-    const source = deps.activeSourceId()
-    let playlists = held.get(source)
-    if (!playlists) {
-      playlists = load(deps.store.get<unknown>(collectionKey(source)))
-      held.set(source, playlists)
+    if (!held) {
+      const raw = deps.store.get<unknown>(COLLECTIONS_KEY)
+      const stored =
+        raw !== undefined
+          ? readStored(raw)
+          : (foldLegacy(deps.store, deps.activeSourceId(), deps.sources(), newId) ?? [])
+      held = stored.map(withSummary)
     }
-    return [...playlists]
-  }
-  /** What the store holds, with anything unreadable left out (a hand-edited file never blanks the list). */
-  function load(raw: unknown): CollectionPlaylist[] {
-    if (!Array.isArray(raw)) return []
-    const out: CollectionPlaylist[] = []
-    for (const value of raw) {
-      const parsed = storedSchema.safeParse(value)
-      if (!parsed.success) continue
-      const songs = parsed.data.songs.flatMap((song) => {
-        const ok = collectionSongSchema.safeParse(song)
-        return ok.success ? [ok.data] : []
-      })
-      out.push(withSummary({ ...parsed.data, songs }))
-    }
-    return out
+    return [...held]
   }
   function write(playlists: CollectionPlaylist[]) {
-    held.set(deps.activeSourceId(), playlists)
+    held = playlists
     deps.store.set(
-      collectionKey(deps.activeSourceId()),
+      COLLECTIONS_KEY,
       playlists.map(({ id, name, createdAt, updatedAt, songs }) => ({
         id,
         name,
@@ -97,6 +84,11 @@ export function createCollectionService(deps: CollectionDeps) {
       })),
     )
     deps.events.emit('collection:changed', playlists.map(summary))
+  }
+  /** Songs as kept: each with its data source (the active one for a song that names none). */
+  function sourced(songs: CollectionSong[]): CollectionSong[] {
+    const active = deps.activeSourceId()
+    return unique(songs.map((s) => (s.sourceId ? s : { ...s, sourceId: active })))
   }
   function find(playlists: CollectionPlaylist[], id: string) {
     const index = playlists.findIndex((p) => p.id === id)
@@ -126,7 +118,7 @@ export function createCollectionService(deps: CollectionDeps) {
       name: name.trim().slice(0, 100) || 'Playlist',
       createdAt: at,
       updatedAt: at,
-      songs: unique(songs).slice(0, COLLECTION_MAX_SONGS),
+      songs: sourced(songs).slice(0, COLLECTION_MAX_SONGS),
     })
     write([...playlists, playlist])
     deps.log.info('playlist created', { songs: playlist.size })
@@ -149,19 +141,27 @@ export function createCollectionService(deps: CollectionDeps) {
     add(id: string, songs: CollectionSong[]): CollectionAddResult {
       let added = 0
       const next = change(id, (p) => {
-        const have = new Set(p.songs.map((s) => String(s.id)))
+        const have = new Set(p.songs.map((s) => songKey(s, '')))
         const room = COLLECTION_MAX_SONGS - p.songs.length
-        const fresh = unique(songs)
-          .filter((s) => !have.has(String(s.id)))
+        const fresh = sourced(songs)
+          .filter((s) => !have.has(songKey(s, '')))
           .slice(0, Math.max(0, room))
         added = fresh.length
         return { ...p, songs: [...p.songs, ...fresh] }
       })
       return { added, skipped: songs.length - added, playlist: summary(next) }
     },
-    remove(id: string, songIds: Array<string | number>) {
-      const drop = new Set(songIds.map(String))
-      return change(id, (p) => ({ ...p, songs: p.songs.filter((s) => !drop.has(String(s.id))) }))
+    /** Removes songs: one named with its source is that source's; a bare id is that song of any source. */
+    remove(id: string, songs: SongRef[]) {
+      const ids = new Set<string>()
+      const keyed = new Set<string>()
+      for (const ref of songs) {
+        if (typeof ref !== 'object') ids.add(String(ref))
+        else if (ref.sourceId === undefined) ids.add(String(ref.id))
+        else keyed.add(songKey(ref, ''))
+      }
+      const drop = (s: CollectionSong) => ids.has(String(s.id)) || keyed.has(songKey(s, ''))
+      return change(id, (p) => ({ ...p, songs: p.songs.filter((s) => !drop(s)) }))
     },
     move(id: string, from: number, to: number) {
       return change(id, (p) => {
@@ -183,7 +183,10 @@ export function createCollectionService(deps: CollectionDeps) {
         : {
             fileName: `${base}.m3u8`,
             mime: 'audio/x-mpegurl',
-            text: toM3u8(playlist, deps.activeSourceUrl()),
+            text: toM3u8(
+              playlist,
+              (sourceId) => deps.sources().find((s) => s.id === sourceId)?.url || undefined,
+            ),
           }
     },
     async import(text: string, format?: CollectionFormat, fileName?: string): Promise<CollectionSummary> {
@@ -197,7 +200,11 @@ export function createCollectionService(deps: CollectionDeps) {
         const found = collectionSongSchema.safeParse(await deps.lookUpSong(entry.id).catch(() => undefined))
         return found.success ? found.data : songFromEntry(entry)
       })
-      const songs = [...parsed.songs, ...looked]
+      // Into the active source, as an M3U8 names songs by id alone; a JSON song keeps a source still listed.
+      const known = new Set(deps.sources().map((s) => s.id))
+      const songs = [...parsed.songs, ...looked].map(({ sourceId, ...song }) =>
+        sourceId && known.has(sourceId) ? { ...song, sourceId } : song,
+      )
       if (!songs.length) {
         throw new CadenceError({
           kind: 'invalid-argument',
@@ -208,10 +215,12 @@ export function createCollectionService(deps: CollectionDeps) {
         parsed.name?.trim() || fileName?.replace(/\.(m3u8?|json)$/i, '').trim() || 'Imported playlist'
       return summary(create(unusedName(name.slice(0, 90), read()), songs))
     },
-    /** A data source was removed: its playlists go with it. */
+    /**
+     * A data source was removed: its songs stay in the playlists (shown as of a removed source, skipped
+     * when played); only a per-source list an older version kept is deleted.
+     */
     forget(sourceId: string) {
-      held.delete(sourceId)
-      deps.store.delete(collectionKey(sourceId))
+      deps.store.delete(legacyCollectionKey(sourceId))
     },
     /** Tells the renderer the list again (another data source became active). */
     announce() {
@@ -222,15 +231,13 @@ export function createCollectionService(deps: CollectionDeps) {
 
 export type CollectionService = ReturnType<typeof createCollectionService>
 
+/** Songs once each, by (source, id). */
 function unique(songs: CollectionSong[]): CollectionSong[] {
   const seen = new Set<string>()
-  return songs.filter((s) => !seen.has(String(s.id)) && Boolean(seen.add(String(s.id))))
+  return songs.filter((s) => !seen.has(songKey(s, '')) && Boolean(seen.add(songKey(s, ''))))
 }
 
-function withSummary(
-  p: Omit<CollectionPlaylist, keyof CollectionSummary> &
-    Pick<CollectionSummary, 'id' | 'name' | 'createdAt' | 'updatedAt'>,
-): CollectionPlaylist {
+function withSummary(p: StoredPlaylist): CollectionPlaylist {
   return {
     ...p,
     size: p.songs.length,
@@ -243,19 +250,6 @@ function summary(p: CollectionPlaylist): CollectionSummary {
   const { songs: _songs, ...rest } = p
   void _songs
   return rest
-}
-
-/**
- * An imported playlist's name, told apart from the user's playlists of the same name: "Evening" becomes
- * "Evening (2)" (then 3, …) when "Evening" is taken, as a file manager names a copy.
- */
-export function unusedName(name: string, playlists: ReadonlyArray<{ name: string }>): string {
-  const taken = new Set(playlists.map((p) => p.name.trim().toLowerCase()))
-  if (!taken.has(name.trim().toLowerCase())) return name
-  for (let n = 2; ; n++) {
-    const candidate = `${name} (${n})`
-    if (!taken.has(candidate.toLowerCase())) return candidate
-  }
 }
 
 /** A file name from a playlist's name: no path separators or characters Windows refuses. */

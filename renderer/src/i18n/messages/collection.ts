@@ -8,7 +8,7 @@ export default {
     name: 'Playlist name',
     newName: 'New playlist name',
     createAndAdd: 'Create and add',
-    none: 'You have no playlists on this data source yet.',
+    none: 'You have no playlists yet.',
     noneYet: 'None yet: press + to make one.',
     addToPlaylist: 'Add to playlist…',
     addSelected: 'Add 1 selected song to playlist… | Add {n} selected songs to playlist…',
@@ -50,6 +50,8 @@ export default {
     importFailed: 'Could not import the playlist: {reason}',
     moveFailed: 'Could not move the song: {reason}',
     removeFailed: 'Could not remove the song: {reason} | Could not remove the songs: {reason}',
+    pagesElsewhere:
+      'This song is from {source}: switch to it in Settings to open its album and artist pages.',
   },
   'zh-CN': {
     kind: '我的歌单',
@@ -60,7 +62,7 @@ export default {
     name: '歌单名称',
     newName: '新歌单名称',
     createAndAdd: '创建并添加',
-    none: '你在这个数据源上还没有歌单。',
+    none: '你还没有歌单。',
     noneYet: '还没有歌单：点 + 新建一个。',
     addToPlaylist: '添加到歌单…',
     addSelected: '将选中的 {n} 首歌曲添加到歌单…',
@@ -102,5 +104,6 @@ export default {
     importFailed: '无法导入歌单：{reason}',
     moveFailed: '无法移动歌曲：{reason}',
     removeFailed: '无法移除歌曲：{reason}',
+    pagesElsewhere: '这首歌来自“{source}”：在设置中切换到该数据源即可打开它的专辑和歌手页面。',
   },
 }

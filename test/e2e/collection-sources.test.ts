@@ -1,0 +1,181 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDataSource } from '@server/index'
+import type { DataSourceHandle } from '@server/index'
+import type { Song } from '@shared/api/models'
+import type { CollectionPlaylist, CollectionSummary, SourceList } from '@shared/ipc/contract'
+import { RESULTS_DIR, startApp } from './harness'
+import type { App } from './harness'
+import { playable, seekWithSlider, waitForClock } from './playback-support'
+import { OWNER_PASSPHRASE } from '../support/phone'
+import { startQuirkProxy } from '../support/quirk-proxy'
+import type { QuirkProxy } from '../support/quirk-proxy'
+
+/**
+ * Issue 36, your own playlists across sources: one playlist holds a song of the built-in source (added
+ * from a row of Home) and one of a NeteaseMusicAdapter-like server (a quirk proxy; added from the queue
+ * while that server is active). After a switch of the active source the playlist lists both, each named
+ * with its source, and Play all plays both in order, each from its own source.
+ */
+
+const DEMO = 20
+const PLAYLIST = 'Both sources'
+
+/** A song of one data source, as `player:resolve` answers it from that source. */
+async function sourceSongs(app: App, sourceId: string, count: number): Promise<Song[]> {
+  const found: Song[] = []
+  for (let id = 1; id <= 60 && found.length < count; id++) {
+    const answer = await app.core.router.invoke(
+      'player:resolve',
+      { id, sourceId },
+      { senderUrl: `${app.appUrl}/index.html` },
+    )
+    if (answer.ok && playable(answer.value as Song) && ((answer.value as Song).duration ?? 0) >= 15_000)
+      found.push(answer.value as Song)
+  }
+  if (found.length < count) throw new Error(`only ${found.length} songs of ${sourceId}`)
+  return found
+}
+
+/** Adds songs at the end of the queue as a view's "Add to queue" does (through the player store). */
+async function addToQueue(page: Page, songs: Song[]): Promise<void> {
+  const plain = songs.map((song) => ({ ...song, meta: undefined }))
+  await page.evaluate((list) => {
+    const root = document.querySelector('#app') as unknown as {
+      __vue_app__: { config: { globalProperties: { $pinia: { _s: Map<string, unknown> } } } }
+    }
+    const player = root.__vue_app__.config.globalProperties.$pinia._s.get('player') as {
+      addToQueue(songs: unknown[]): void
+    }
+    player.addToQueue(list)
+  }, plain)
+}
+
+const textOf = (locator: ReturnType<Page['getByTestId']>) =>
+  locator.count().then((n) => (n === 1 ? locator.innerText() : ''))
+
+/** Makes a source active in Settings → data sources, as a person does (its radio). */
+async function activateInSettings(page: Page, url: string | undefined) {
+  await page.getByTestId('nav-settings').click()
+  const row = url
+    ? page.getByTestId('source').filter({ hasText: url.replace(/^http:\/\//, '') })
+    : page.getByTestId('source').first()
+  await row.getByRole('radio').check()
+  await expect.poll(() => row.getByRole('radio').isChecked(), { timeout: 15_000 }).toBe(true)
+}
+
+/** Picks the playlist in the open "Add to playlist" dialog. */
+async function pickPlaylist(page: Page) {
+  await page.getByTestId('collection-add-target').filter({ hasText: PLAYLIST }).click({ timeout: 30_000 })
+  await page.getByTestId('collection-add-dialog').waitFor({ state: 'detached' })
+}
+
+describe('Your playlists across data sources', () => {
+  let app: App
+  let server: DataSourceHandle
+  let proxy: QuirkProxy
+  let dataDir: string
+  let quirkId = ''
+  let quirkName = ''
+  let builtinName = ''
+
+  beforeAll(async () => {
+    await mkdir(RESULTS_DIR, { recursive: true })
+    dataDir = await mkdtemp(join(tmpdir(), 'cadence-e2e-collection-sources-'))
+    server = await startDataSource({
+      ownerPassphrase: OWNER_PASSPHRASE,
+      dataDir,
+      port: 0,
+      demo: 30,
+      ownerName: 'Quirk Owner',
+    })
+    proxy = await startQuirkProxy(server.url, 'netease')
+    app = await startApp({ demo: DEMO })
+    const trusted = { senderUrl: `${app.appUrl}/index.html` }
+    const added = await app.core.router.invoke('sources:add', { url: proxy.url }, trusted)
+    if (!added.ok) throw new Error(added.error.message)
+    quirkId = (added.value as { id: string }).id
+    const list = (await app.core.router.invoke('sources:list', undefined, trusted)) as {
+      ok: true
+      value: SourceList
+    }
+    quirkName = list.value.sources.find((s) => s.id === quirkId)!.name
+    builtinName = list.value.sources.find((s) => s.builtin)!.name
+  }, 120_000)
+  afterAll(async () => {
+    await app?.close()
+    await proxy?.close()
+    await server?.close()
+    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+  })
+
+  const call = async <T>(channel: string, args?: unknown): Promise<T> => {
+    const answer = await app.core.router.invoke(channel as never, args as never, {
+      senderUrl: `${app.appUrl}/index.html`,
+    })
+    if (!answer.ok) throw new Error(answer.error.message)
+    return answer.value as T
+  }
+
+  it('holds a song of each source, lists both with their source after a switch, and plays both', async () => {
+    const { page } = app
+    // A playlist of your own, made in the sidebar; a song of the built-in source added from Home.
+    await page.getByTestId('nav-home').click()
+    await page.getByTestId('collection-new').click()
+    await page.getByTestId('collection-name-input').fill(PLAYLIST)
+    await page.getByTestId('collection-name-save').click()
+    await page.getByTestId('collection-empty').waitFor()
+    await page.getByTestId('nav-home').click()
+    const row = page
+      .getByTestId('home-songs')
+      .locator('[data-testid="song-row"]:not([aria-disabled="true"])')
+      .first()
+    await row.waitFor({ timeout: 30_000 })
+    const builtinTitle = await row.getByTestId('song-name').innerText()
+    await row.getByTestId('song-name').click({ button: 'right' })
+    await page.locator('[data-menu-item="add-to-playlist"]').click()
+    await pickPlaylist(page)
+
+    // The other source made active: one of its songs, in the queue, added from the queue's menu.
+    await activateInSettings(page, proxy.url)
+    const quirkSong = (await sourceSongs(app, quirkId, 3)).find((song) => song.name !== builtinTitle)!
+    await addToQueue(page, [quirkSong])
+    await page.getByTestId('player-queue').click()
+    const entry = page
+      .getByTestId('queue-panel')
+      .getByTestId('queue-item')
+      .filter({ hasText: quirkSong.name })
+    await entry.click({ button: 'right' })
+    await page.locator('[data-menu-item="add-to-playlist"]').click()
+    await pickPlaylist(page)
+    await page.getByTestId('player-queue').click()
+
+    // Back to the built-in source: the playlist lists both, each named with its source.
+    await activateInSettings(page, undefined)
+    await page.getByTestId('sidebar-collection-item').filter({ hasText: PLAYLIST }).click()
+    const rows = page.getByTestId('song-row')
+    await expect
+      .poll(() => rows.getByTestId('song-name').allInnerTexts(), { timeout: 30_000 })
+      .toEqual([builtinTitle, quirkSong.name])
+    await expect
+      .poll(() => rows.getByTestId('song-source').allInnerTexts(), { timeout: 30_000 })
+      .toEqual([builtinName, quirkName])
+    const [mine] = await call<CollectionSummary[]>('collection:list')
+    const kept = await call<CollectionPlaylist>('collection:get', { id: mine!.id })
+    expect(kept.songs.map((s) => s.sourceId)).toEqual(['builtin', quirkId])
+
+    // Play all: the built-in song, then (at its end) the other source's, from that source.
+    await page.getByTestId('play-all').click()
+    const title = page.getByTestId('player-title')
+    await expect.poll(() => textOf(title), { timeout: 30_000 }).toBe(builtinTitle)
+    await waitForClock(page, 0.5, 30_000)
+    await seekWithSlider(page, kept.songs[0]!.duration! - 2500)
+    await expect.poll(() => textOf(title), { timeout: 30_000 }).toBe(quirkSong.name)
+    await waitForClock(page, 1, 30_000)
+    expect(app.mediaRequests.some((r) => r.url.includes(`/${encodeURIComponent(quirkId)}/`))).toBe(true)
+    await app.screenshot('collection-sources')
+  }, 240_000)
+})
