@@ -73,14 +73,6 @@ export const lyricSchema = z.looseObject({
 })
 export type Lyric = z.infer<typeof lyricSchema>
 
-/** ReplayGain tags of a song (a music folder's file): gains in dB, peaks as linear ratios. */
-export const replayGainSchema = z.object({
-  trackGain: z.number().min(-60).max(60),
-  trackPeak: opt(z.number().positive().max(10)),
-  albumGain: opt(z.number().min(-60).max(60)),
-  albumPeak: opt(z.number().positive().max(10)),
-})
-
 export const songMetaSchema = z.looseObject({
   url: opt(z.string()),
   md5: opt(z.string()),
@@ -88,8 +80,6 @@ export const songMetaSchema = z.looseObject({
   bitrate: opt(z.number()),
   isFavorite: opt(z.boolean()),
   lyric: opt(lyricSchema),
-  genre: opt(z.string().max(200)),
-  replayGain: opt(replayGainSchema),
 })
 export type SongMeta = z.infer<typeof songMetaSchema>
 

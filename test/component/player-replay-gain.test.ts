@@ -42,7 +42,7 @@ describe('gain stage: a resolved song plays at its ReplayGain first', () => {
         artists: [],
         privilege: { playable: true, bitrates: [320000] },
         meta: { url, ...(replayGain ? { replayGain } : {}) },
-      }) as Song
+      }) as unknown as Song
     const apply = createGainStage(
       { loudnessTarget: () => '-14' },
       () => Promise.reject(new Error('not fetched')),
@@ -62,5 +62,30 @@ describe('gain stage: a resolved song plays at its ReplayGain first', () => {
     apply(tagged)
     expect(tagged.gainDb).toBeCloseTo(-2.5)
     expect(tagged.output.gain.value).toBeCloseTo(dbToGain(-2.5))
+  })
+
+  it('ignores ReplayGain tags a source got wrong', async () => {
+    const other = 'https://music.test/song/8.flac'
+    const apply = createGainStage(
+      { loudnessTarget: () => '-14' },
+      () => Promise.reject(new Error('no')),
+      () => undefined,
+    )
+    const resolve = createResolveCache({
+      resolve: () =>
+        Promise.resolve({
+          id: 8,
+          name: 'Wrong',
+          tns: [],
+          artists: [],
+          privilege: { playable: true, bitrates: [320000] },
+          meta: { url: other, replayGain: { trackGain: '-6.5 dB' } },
+        } as unknown as Song),
+      quality: () => 'exhigh',
+    })
+    await resolve({ id: 8, name: 'Wrong', tns: [], artists: [] } as unknown as Song)
+    const wrong = { ...track(), url: other } as Track
+    apply(wrong)
+    expect(wrong.gainDb).toBeCloseTo(-7)
   })
 })
