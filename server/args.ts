@@ -11,6 +11,7 @@ Options:
   --port N                  port (default 4000; 0 picks a free one)
   --data DIR                data directory: database, audio cache, secrets (default ./data)
   --demo N                  generate a demo catalogue of N songs on first start (default 300, 0 with --library)
+  --no-demo                 take the demo catalogue out of the data dir (a later --demo N makes it again)
   --library DIR             import a folder of your own music (rescanned on every start; repeat for several)
   --public-url URL          the address other devices use, for links in answers (http://192.168.1.20:4000)
   --public-name NAME        another host name this server answers to (repeatable; loopback, this machine's
@@ -69,6 +70,9 @@ export function parseArgs(argv: readonly string[]): ServerArgs {
         break
       case '--demo':
         opts.demo = int()
+        break
+      case '--no-demo':
+        opts.removeDemo = true
         break
       case '--library':
         opts.library = [...[opts.library ?? []].flat(), value()]

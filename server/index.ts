@@ -6,7 +6,7 @@ import { createCatalog } from './catalog'
 import { Credentials, MAX_TOKEN_LENGTH, QrKeys } from './auth'
 import { AudioStore } from './audio/store'
 import { MediaSigner, loadSecret } from './signing'
-import { generateDemo } from './demo'
+import { generateDemo, removeDemo } from './demo'
 import { runLibraryImport } from './library/run'
 import { watchFolders, type FolderWatch } from './library/watch'
 import type { LibraryReport } from '@shared/ipc/music-folders'
@@ -24,6 +24,8 @@ export interface DataSourceOptions {
   port?: number
   /** Demo songs to generate when the catalogue has none: default 300 (0 when `library` is given). */
   demo?: number
+  /** Takes the demo catalogue out of the data dir on this start (`--no-demo`); `demo` brings it back later. */
+  removeDemo?: boolean
   /** Music folders to import (rescanned on every start; only changed files are read). */
   library?: string | string[]
   /**
@@ -133,7 +135,9 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
     const owner = ensureOwner(db, opts.ownerName)
     const demo = opts.demo ?? (opts.library ? 0 : 300)
     const existingDemo = getMeta(db, 'demo_songs')
-    if (
+    if (opts.removeDemo) {
+      if (existingDemo !== undefined) log(`removed the demo catalogue (${removeDemo(db).songs} songs)`)
+    } else if (
       existingDemo !== undefined &&
       opts.demo !== undefined &&
       Number(existingDemo) !== Math.floor(opts.demo)

@@ -16,7 +16,7 @@ const SONG_LIST = `SELECT s.id, s.name, s.tns, s.duration_ms, s.playable, s.reas
    FROM songs s LEFT JOIN playlists al ON al.id = s.album_id WHERE s.id IN (SELECT value FROM json_each(?))`
 
 const SONG_ONE = `SELECT s.id, s.name, s.tns, s.duration_ms, s.playable, s.reason, s.album_id, al.name AS album_name,
-     s.lyric_normal, s.lyric_translation, s.lyric_transliteration, s.lyric_wordforword
+     s.lyric_normal, s.lyric_translation, s.lyric_transliteration, s.lyric_wordforword, s.genre, s.replay_gain
    FROM songs s LEFT JOIN playlists al ON al.id = s.album_id WHERE s.id = ?`
 
 const LYRIC_KINDS = ['normal', 'translation', 'transliteration', 'wordforword'] as const
@@ -38,14 +38,19 @@ export function songs(store: CatalogStore, base: string, songIds: readonly numbe
   return out
 }
 
-/** One song, with its lyrics (simple statements: cheaper than the list query for a single id). */
+/**
+ * One song, with its lyrics and the tags a music folder's file had (genre, ReplayGain) for its `meta`
+ * (simple statements: cheaper than the list query for a single id).
+ */
 export function song(
   store: CatalogStore,
   base: string,
   id: number,
-): { song: SongJson; lyric: Record<string, string> } | undefined {
+): { song: SongJson; lyric: Record<string, string>; tags: Record<string, unknown> } | undefined {
   const r = store.prep(SONG_ONE).get(id) as
-    (Omit<SongRow, 'artists' | 'bitrates'> & Record<`lyric_${string}`, string | null>) | undefined
+    | (Omit<SongRow, 'artists' | 'bitrates'> &
+        Record<`lyric_${string}`, string | null> & { genre: string | null; replay_gain: string | null })
+    | undefined
   if (!r) return undefined
   const artists = store
     .prepArrays(
@@ -62,7 +67,10 @@ export function song(
     const text = r[`lyric_${kind}`]
     if (text) lyric[kind] = text
   }
-  return { song: songJson(base, { ...r, artists, bitrates }), lyric }
+  const tags: Record<string, unknown> = {}
+  if (r.genre) tags.genre = r.genre
+  if (r.replay_gain) tags.replayGain = JSON.parse(r.replay_gain) as unknown
+  return { song: songJson(base, { ...r, artists, bitrates }), lyric, tags }
 }
 
 /**

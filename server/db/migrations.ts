@@ -48,6 +48,10 @@ export const migrations: ReadonlyArray<(db: DB) => void> = [
       ALTER TABLE library_files ADD COLUMN compilation INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE library_files ADD COLUMN year INTEGER;
       CREATE INDEX library_files_content ON library_files(content_key);`),
+  // 5: a music folder song's genre and ReplayGain tags (JSON), see server/library/tags.ts.
+  (db) =>
+    db.exec(`ALTER TABLE songs ADD COLUMN genre TEXT;
+      ALTER TABLE songs ADD COLUMN replay_gain TEXT;`),
 ]
 
 export function migrate(db: DB): void {

@@ -4,3 +4,4 @@
  * library without it (lint enforces this in eslint.config.js).
  */
 export { generateDemo, type DemoSummary } from './generate'
+export { removeDemo } from './remove'

@@ -278,12 +278,20 @@ function writeOne(
   if (info.album && info.picture && !pictures.has(pictureKey(folder, info.album))) {
     pictures.set(pictureKey(folder, info.album), info.picture)
   }
-  const values = [title, info.disc, info.track, info.durationMs, info.lyrics ?? null] as const
+  const values = [
+    title,
+    info.disc,
+    info.track,
+    info.durationMs,
+    info.lyrics ?? null,
+    info.genre ?? null,
+    info.replayGain ? JSON.stringify(info.replayGain) : null,
+  ] as const
   if (songId !== null && statement(db, 'SELECT 1 FROM songs WHERE id = ?').get(songId)) {
     statement(
       db,
-      `UPDATE songs SET name = ?, disc_no = ?, track_no = ?, duration_ms = ?, lyric_normal = ?, playable = 1,
-         reason = NULL WHERE id = ?`,
+      `UPDATE songs SET name = ?, disc_no = ?, track_no = ?, duration_ms = ?, lyric_normal = ?, genre = ?,
+         replay_gain = ?, playable = 1, reason = NULL WHERE id = ?`,
     ).run(...values, songId)
     statement(db, 'DELETE FROM song_artists WHERE song_id = ?').run(songId)
     statement(db, 'DELETE FROM song_files WHERE song_id = ?').run(songId)
@@ -293,8 +301,9 @@ function writeOne(
     songId = Number(
       statement(
         db,
-        `INSERT INTO songs (name, disc_no, track_no, duration_ms, lyric_normal, source, created_at)
-         VALUES (?, ?, ?, ?, ?, 'library', ?)`,
+        `INSERT INTO songs (name, disc_no, track_no, duration_ms, lyric_normal, genre, replay_gain, source,
+           created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'library', ?)`,
       ).run(...values, now).lastInsertRowid,
     )
     report.added++
@@ -310,7 +319,7 @@ function writeOne(
     db,
     'INSERT INTO song_files (song_id, bitrate, size, md5, path, mime) VALUES (?, ?, ?, ?, ?, ?)',
   ).run(songId, info.bitrate, size, r.md5!, stored, r.mime)
-  search.add('song', songId, title, `${info.artists.join(' ')} ${info.album ?? ''}`)
+  search.add('song', songId, title, `${info.artists.join(' ')} ${info.album ?? ''} ${info.genre ?? ''}`)
   statement(
     db,
     `INSERT INTO library_files (path, mtime_ms, size, song_id, error, content_key, folder, album, album_artist,

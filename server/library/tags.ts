@@ -16,8 +16,19 @@ export interface TrackInfo {
   compilation: boolean
   durationMs: number
   bitrate: number
+  /** Timed lyrics (sidecar `.lrc`, SYLT, timed text), else the unsynced text of USLT / `LYRICS` / `©lyr`. */
   lyrics: string | undefined
+  genre: string | undefined
+  replayGain: ReplayGainTags | undefined
   picture: { mime: string; data: Uint8Array } | undefined
+}
+
+/** ReplayGain tags (dB; peaks as linear sample ratios), kept as the song's first gain until it is measured. */
+export interface ReplayGainTags {
+  trackGain: number
+  trackPeak?: number
+  albumGain?: number
+  albumPeak?: number
 }
 
 /** A file's tags and stream facts with music-metadata, opened by its exact bytes (not-UTF-8 names too). */
@@ -75,6 +86,51 @@ export function tagLyrics(lyrics: unknown): string | undefined {
   return undefined
 }
 
+/** Unsynced lyrics larger than this are left out (a tag is not a book). */
+const PLAIN_LYRICS_MAX = 64 * 1024
+
+/**
+ * The unsynced lyrics of a file: USLT, Vorbis `LYRICS`/`UNSYNCEDLYRICS` and MP4 `©lyr` (music-metadata's
+ * `common.lyrics`), else an ID3 TXXX frame named so (what ffmpeg writes for `-metadata lyrics=`).
+ */
+export function plainLyrics(meta: IAudioMetadata): string | undefined {
+  const texts: unknown[] = (meta.common.lyrics ?? []).map((l) => (typeof l === 'string' ? l : l.text))
+  for (const tags of Object.values(meta.native)) {
+    for (const tag of tags) {
+      if (/^TXXX:(?:USLT|LYRICS|UNSYNCEDLYRICS)$/i.test(tag.id)) texts.push(tag.value)
+    }
+  }
+  for (const text of texts) {
+    if (typeof text !== 'string') continue
+    const clean = text
+      .replace(/^\uFEFF/, '')
+      .replace(/\r\n?/g, '\n')
+      .trim()
+    if (clean && clean.length <= PLAIN_LYRICS_MAX) return clean
+  }
+  return undefined
+}
+
+const dB = (v: { dB: number } | undefined, limit: number) =>
+  v && Number.isFinite(v.dB) && Math.abs(v.dB) <= limit ? Math.round(v.dB * 100) / 100 : undefined
+const ratio = (v: { ratio: number } | undefined) =>
+  v && Number.isFinite(v.ratio) && v.ratio > 0 && v.ratio <= 10 ? Math.round(v.ratio * 1e6) / 1e6 : undefined
+
+/** ReplayGain from REPLAYGAIN_* (Vorbis, APE), ID3 TXXX and MP4 `----:com.apple.iTunes:replaygain_*`. */
+export function replayGain(meta: IAudioMetadata): ReplayGainTags | undefined {
+  const c = meta.common
+  const trackGain = dB(c.replaygain_track_gain, 60)
+  if (trackGain === undefined) return undefined
+  const out: ReplayGainTags = { trackGain }
+  const trackPeak = ratio(c.replaygain_track_peak)
+  const albumGain = dB(c.replaygain_album_gain, 60)
+  const albumPeak = ratio(c.replaygain_album_peak)
+  if (trackPeak !== undefined) out.trackPeak = trackPeak
+  if (albumGain !== undefined) out.albumGain = albumGain
+  if (albumPeak !== undefined) out.albumPeak = albumPeak
+  return out
+}
+
 /** The artist before "feat."/"ft."/"featuring": who an album of that artist's songs belongs to. */
 export function primaryArtist(name: string): string {
   return (
@@ -103,7 +159,14 @@ export function trackInfo(meta: IAudioMetadata, size: number, lyricsFile?: strin
     compilation: common.compilation === true,
     durationMs: Math.round(seconds * 1000),
     bitrate: Math.round(format.bitrate ?? (size * 8) / (seconds || 1)),
-    lyrics: lyricsFile || tagLyrics(common.lyrics),
+    lyrics: lyricsFile || tagLyrics(common.lyrics) || plainLyrics(meta),
+    genre:
+      (common.genre ?? [])
+        .map((g) => g.trim())
+        .filter(Boolean)
+        .join(', ')
+        .slice(0, 200) || undefined,
+    replayGain: replayGain(meta),
     picture:
       picture && picture.data.length < 10 * 1024 * 1024
         ? { mime: picture.format.startsWith('image/') ? picture.format : 'image/jpeg', data: picture.data }

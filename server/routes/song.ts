@@ -20,12 +20,13 @@ export function songRoutes(app: FastifyInstance, ctx: Ctx): void {
     const base = ctx.baseUrl(req)
     const found = ctx.catalog.song(base, id)
     if (!found) throw notFound(`No song with id ${id}.`)
-    const { song, lyric } = found
+    const { song, lyric, tags } = found
     const viewer = ctx.viewer(req)
     const anonymous = viewer === null
     const meta: Record<string, unknown> = {
       isFavorite: viewer ? ctx.catalog.isLiked(viewer.id, id) : false,
       lyric,
+      ...tags,
     }
     if (song.privilege.playable) {
       const bitrate = chooseBitrate(song.privilege.bitrates, br)

@@ -23,10 +23,38 @@ export interface Measured {
   truePeak: number
 }
 
-/** The gain in dB for a song, `measured` or not, at `target`. */
-export function chooseGainDb(measured: Measured | undefined, target: LoudnessTarget): number {
+/** A song's ReplayGain tags as its source gives them (`meta.replayGain`): dB, and the peak as a ratio. */
+export interface ReplayGain {
+  trackGain: number
+  trackPeak?: number
+}
+
+/** ReplayGain 2's reference loudness: a track gain brings the song to this (89 dB SPL). */
+export const REPLAYGAIN_REFERENCE_LUFS = -18
+
+/**
+ * The loudness ReplayGain tags imply: the reference minus the track gain, and the sample peak as the
+ * true peak (a song without a peak tag is taken to reach full scale, so it is never raised).
+ */
+export function replayGainLoudness(tags: ReplayGain): Measured {
+  const peak = tags.trackPeak !== undefined && tags.trackPeak > 0 ? 20 * Math.log10(tags.trackPeak) : 0
+  return { integrated: REPLAYGAIN_REFERENCE_LUFS - tags.trackGain, truePeak: peak }
+}
+
+/**
+ * The gain in dB for a song at `target`: from its measured loudness, else from its ReplayGain tags
+ * (the first gain until it is measured), else the safe gain of a song not measured yet.
+ */
+export function chooseGainDb(
+  measured: Measured | undefined,
+  target: LoudnessTarget,
+  replayGain?: ReplayGain,
+): number {
   const level = LOUDNESS_TARGETS[target]
   if (level === null) return 0
+  if (!measured && replayGain && Number.isFinite(replayGain.trackGain)) {
+    return chooseGainDb(replayGainLoudness(replayGain), target)
+  }
   if (!measured) return Math.min(0, level - UNMEASURED_ASSUMED_LUFS)
   if (!Number.isFinite(measured.integrated)) return 0
   const toward = Math.min(level - measured.integrated, MAX_BOOST_DB)

@@ -380,6 +380,8 @@ export const INVOKE_CHANNELS = [
   'library:remove-folder',
   'library:cancel-import',
   'history:stats',
+  'library:demo',
+  'library:set-demo',
 ] as const satisfies readonly `${string}:${string}`[]
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number]

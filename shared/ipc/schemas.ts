@@ -392,4 +392,8 @@ export const invokeChannels = {
     z.object({ path: z.string().min(1).max(4096) }).strict(),
   ),
   'library:cancel-import': channel<MusicFoldersState>().args(none),
+  /** "Show the demo catalogue" (Settings → Music on this computer): on while no folder is chosen, unless set. */
+  'library:demo': channel<{ shown: boolean }>().args(none),
+  /** Starts the built-in data source again with its demo catalogue, or with it taken out. */
+  'library:set-demo': channel<{ shown: boolean }>().args(z.object({ shown: z.boolean() }).strict()),
 } satisfies Record<InvokeChannel, ChannelSpec<z.ZodType, unknown>>

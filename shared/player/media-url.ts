@@ -57,10 +57,22 @@ const COVER_HOST = 'cover'
 /**
  * `cadence-media://cover/?src=<the cover's address>`: a cover main keeps beside a downloaded or played
  * song, served from disk (404 when it has none), so covers show without the data source. The key is the
- * data source's own address of the image (one file for every song of an album).
+ * data source's own address of the image (one file for every song of an album). `sourceId` names the
+ * source whose answer gave the address (a song of another source than the active one): main fetches a
+ * cover it has not kept under that source's policy, not the active one's.
  */
-export function coverMediaUrl(src: string): string {
-  return `${MEDIA_SCHEME}://${COVER_HOST}/?src=${encodeURIComponent(src)}`
+export function coverMediaUrl(src: string, sourceId?: string): string {
+  const source = sourceId ? `&source=${encodeURIComponent(sourceId)}` : ''
+  return `${MEDIA_SCHEME}://${COVER_HOST}/?src=${encodeURIComponent(src)}${source}`
+}
+
+/** The source a kept-cover address names (`coverMediaUrl`'s `sourceId`), or undefined. */
+export function parseCoverSource(address: string): string | undefined {
+  try {
+    return new URL(address).searchParams.get('source') || undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** The cover address a kept-cover address names (an http(s) address), or undefined. */

@@ -19,6 +19,9 @@ const START_TIMEOUT_MS = 30_000
  * port unless the user lets a phone sign in), and resolves with its URL once it answers. A start that fails
  * (an error message, an exit, no answer in time) ends the process, so no failed attempt stays behind.
  */
+/** The demo catalogue's size, as the data source makes it by default (`server/index.ts`). */
+const DEMO_SONGS = 300
+
 export function startBuiltinDataSource(
   entry: string,
   dataDir: string,
@@ -38,6 +41,7 @@ export function startBuiltinDataSource(
         dataDir,
         ...(launch.requireLogin ? ['--require-login'] : []),
         ...(launch.library ?? []).flatMap((folder) => ['--library', folder]),
+        ...(launch.demo === false ? ['--no-demo'] : launch.demo ? ['--demo', String(DEMO_SONGS)] : []),
       ],
       {
         serviceName: 'Cadence data source',

@@ -23,7 +23,7 @@ export function usePlayerStartup() {
   // The OS media session shows the kept cover while offline (its address would not load).
   const sleep = useSleepTimerStore()
   const stopMedia = startMediaIntegration(player, {
-    coverSrc: (url) => offline.coverSrc(url),
+    coverSrc: (url, sourceId) => offline.coverSrc(url, sourceId),
     // The tray shows the sleep timer's minutes left and cancels it.
     sleep: {
       state: () =>

@@ -11,9 +11,12 @@ import { coverMediaUrl } from '@shared/player/media-url'
 /** A cover read that gives up after this long (a stalled cover must not hold anything up). */
 export const COVER_LOAD_TIMEOUT_MS = 3000
 
-/** Where the bytes of the cover at `url` are read from: main's scheme for a data source's http(s) address. */
-export function readableCoverUrl(url: string): string {
-  return /^https?:\/\//i.test(url) ? coverMediaUrl(url) : url
+/**
+ * Where the bytes of the cover at `url` are read from: main's scheme for a data source's http(s) address
+ * (naming `sourceId`, the source that gave it, when it is not the active one's).
+ */
+export function readableCoverUrl(url: string, sourceId?: string): string {
+  return /^https?:\/\//i.test(url) ? coverMediaUrl(url, sourceId) : url
 }
 
 /** The image at `src` once decoded, or `null` when it cannot be. */
@@ -27,8 +30,8 @@ function decodeImage(src: string): Promise<HTMLImageElement | null> {
   })
 }
 
-async function readCover(url: string): Promise<HTMLImageElement | null> {
-  const answer = await fetch(readableCoverUrl(url))
+async function readCover(url: string, sourceId?: string): Promise<HTMLImageElement | null> {
+  const answer = await fetch(readableCoverUrl(url, sourceId))
   if (!answer.ok) return null
   const bytes = await answer.blob()
   if (!bytes.type.startsWith('image/')) return null
@@ -44,12 +47,12 @@ async function readCover(url: string): Promise<HTMLImageElement | null> {
  * The cover at `url` as an image whose pixels the page may read (`readableCoverUrl`, then a `blob:`);
  * `null` when it fails or takes longer than `COVER_LOAD_TIMEOUT_MS`.
  */
-export function loadCoverImage(url: string): Promise<HTMLImageElement | null> {
+export function loadCoverImage(url: string, sourceId?: string): Promise<HTMLImageElement | null> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<null>(
     (resolve) => (timer = setTimeout(() => resolve(null), COVER_LOAD_TIMEOUT_MS)),
   )
-  const read = readCover(url).catch(() => null)
+  const read = readCover(url, sourceId).catch(() => null)
   return Promise.race([read, late]).finally(() => clearTimeout(timer))
 }
 
@@ -77,8 +80,8 @@ export function readPixels<T>(
 export const COVER_PNG_SIZE = 128
 
 /** The cover as a small PNG data URI (any format the browser reads, SVG too); `null` when unreadable. */
-export async function coverPng(url: string): Promise<string | null> {
-  const image = await loadCoverImage(url)
+export async function coverPng(url: string, sourceId?: string): Promise<string | null> {
+  const image = await loadCoverImage(url, sourceId)
   if (!image) return null
   return readPixels(image, COVER_PNG_SIZE, (_context, canvas) => canvas.toDataURL('image/png'))
 }

@@ -76,12 +76,19 @@ export const useLrclibStore = defineStore('lrclib', () => {
   const shown = computed(() => (found.value && !found.value.hidden ? found.value.lyrics : null))
   /** Synced lyrics for the lyrics store (`buildLyrics`). */
   const lyric = computed(() => (shown.value?.syncedLyrics ? { normal: shown.value.syncedLyrics } : undefined))
-  /** Plain text only: its lines, shown as they are. */
-  const plainLines = computed(() =>
-    shown.value && !shown.value.syncedLyrics && !shown.value.instrumental
-      ? shown.value.plainLyrics.split(/\r?\n/)
-      : [],
-  )
+  /**
+   * Plain text only: its lines, shown as they are; without an answer from LRCLIB, the source's own
+   * lyrics when they are plain text (a music folder's unsynced USLT / `LYRICS` tag).
+   */
+  const plainLines = computed(() => {
+    if (shown.value) {
+      return !shown.value.syncedLyrics && !shown.value.instrumental
+        ? shown.value.plainLyrics.split(/\r?\n/)
+        : []
+    }
+    const own = song.value ? player.detail?.meta?.lyric?.normal?.trim() : undefined
+    return own ? own.split(/\r?\n/) : []
+  })
   const instrumental = computed(() => shown.value?.instrumental === true)
   /** Something from LRCLIB fills the panel where the source had no lyrics. */
   const fills = computed(() => plainLines.value.length > 0 || instrumental.value)

@@ -110,10 +110,11 @@ export const useOfflineStore = defineStore('offline', () => {
   }
   /**
    * Where an `<img>` loads a cover from: the data source's address, or the copy main keeps beside the
-   * songs on disk (`cadence-media://cover/`), so covers show without the data source.
+   * songs on disk (`cadence-media://cover/`, naming `sourceId`, the source of a song of another one than
+   * the active), so covers show without the data source.
    */
-  function coverSrc(url: string | undefined): string | undefined {
-    return url && coverFromDisk(url) ? coverMediaUrl(url) : url
+  function coverSrc(url: string | undefined, sourceId?: string): string | undefined {
+    return url && coverFromDisk(url) ? coverMediaUrl(url, sourceId) : url
   }
   /**
    * An image of the cover `url` failed to load from `loaded`: answers true when the kept copy is worth a
@@ -122,7 +123,8 @@ export const useOfflineStore = defineStore('offline', () => {
   function coverFailed(url: string | undefined, loaded: string): boolean {
     if (!url || !isRemote(url)) return false
     if (loaded !== url) {
-      if (loaded === coverMediaUrl(url)) missingCovers.add(url)
+      const kept = coverMediaUrl(url)
+      if (loaded === kept || loaded.startsWith(`${kept}&`)) missingCovers.add(url)
       return false
     }
     failedCovers.add(url)

@@ -11,6 +11,8 @@ interface Saved {
   folders: string[]
   status: Record<string, MusicFolder>
   message: string | null
+  /** "Show the demo catalogue" as the person set it; unset: shown while no folder is chosen. */
+  showDemo?: boolean
 }
 
 export interface MusicFoldersDeps {
@@ -38,8 +40,10 @@ export function createMusicFolders(deps: MusicFoldersDeps) {
       folders: Array.isArray(saved?.folders) ? saved.folders.filter((f) => typeof f === 'string') : [],
       status: saved?.status && typeof saved.status === 'object' ? saved.status : {},
       message: typeof saved?.message === 'string' ? saved.message : null,
+      ...(typeof saved?.showDemo === 'boolean' ? { showDemo: saved.showDemo } : {}),
     }
   }
+  const demoShown = (saved = load()) => saved.showDemo ?? saved.folders.length === 0
   let importing: MusicFoldersState['importing'] = null
 
   const state = (): MusicFoldersState => {
@@ -73,6 +77,18 @@ export function createMusicFolders(deps: MusicFoldersDeps) {
   return {
     /** The folders to pass to the data source on its start. */
     folders: (): string[] => load().folders,
+    /** Whether the data source shows its demo catalogue (on its start: `--demo`, else `--no-demo`). */
+    demoShown: (): boolean => demoShown(),
+    /** "Show the demo catalogue": the data source starts again with it, or without it. */
+    async setDemo(shown: boolean): Promise<{ shown: boolean }> {
+      const saved = load()
+      if (demoShown(saved) === shown && saved.showDemo === shown) return { shown }
+      const restart = demoShown(saved) !== shown
+      deps.store.set(KEY, { ...saved, showDemo: shown })
+      deps.log.info('demo catalogue', { shown })
+      if (restart) await deps.relaunch()
+      return { shown }
+    },
     state,
     /** Opens the system folder picker; a folder chosen (not already there) is added and imported. */
     async add(): Promise<MusicFoldersState> {
@@ -106,7 +122,7 @@ export function createMusicFolders(deps: MusicFoldersDeps) {
         for (const folder of event.folders)
           if (saved.folders.includes(folder.path)) status[folder.path] = folder
         for (const path of Object.keys(status)) if (!saved.folders.includes(path)) delete status[path]
-        deps.store.set(KEY, { folders: saved.folders, status, message: event.message })
+        deps.store.set(KEY, { ...saved, status, message: event.message })
       }
       changed()
     },
@@ -123,6 +139,8 @@ export function createMusicFolderHandlers(folders: MusicFoldersService): Pick<Ha
     'library:add-folder': () => folders.add(),
     'library:remove-folder': ({ path }) => folders.remove(path),
     'library:cancel-import': () => folders.cancel(),
+    'library:demo': () => ({ shown: folders.demoShown() }),
+    'library:set-demo': ({ shown }) => folders.setDemo(shown),
   }
 }
 
@@ -133,8 +151,10 @@ export function createMusicFolderHandlers(folders: MusicFoldersService): Pick<Ha
 export function spawnWithMusicFolders(spawn: BuiltinSpawner, folders: () => MusicFoldersService) {
   let running: { send?(message: unknown): void } | undefined
   const spawner: BuiltinSpawner = async (launch, onExit) => {
-    const child = await spawn({ ...launch, library: folders().folders() }, onExit, (report) =>
-      folders().report(report),
+    const child = await spawn(
+      { ...launch, library: folders().folders(), demo: folders().demoShown() },
+      onExit,
+      (report) => folders().report(report),
     )
     running = child
     return child

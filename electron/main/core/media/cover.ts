@@ -9,8 +9,9 @@ import { COMMON_HEADERS, failure } from './answers'
 export type CoverSource = (src: string) => Promise<{ path: string; type: string } | undefined>
 
 /**
- * Where main fetches a cover it has not kept: the source whose pages the renderer shows (the active one)
- * and that source's guarded fetch (`core/net`), so a cover goes only where that source may point main.
+ * Where main fetches a cover it has not kept: the source the address names (a song of another source),
+ * else the one whose pages the renderer shows (the active one), with that source's guarded fetch
+ * (`core/net`), so a cover goes only where the source that gave its address may point main.
  */
 export interface CoverFetch {
   sourceId: () => string
@@ -45,14 +46,15 @@ function coverAnswer(type: string, size: number, body: BodyInit | null): Respons
 
 /**
  * The covers main fetches for the scheme when none is kept: through `fetchCover` (at most 2 MiB, a
- * timeout, an image type of `FETCHED_TYPES`) with the active source's guarded fetch. The last few are
+ * timeout, an image type of `FETCHED_TYPES`) with the guarded fetch of the source named (else the active
+ * one; an unknown source's policy allows public addresses only). The last few are
  * remembered per source and address, and one fetch serves every request for a cover at once; a failure
  * (refused address, not an image, too large, unreachable) is forgotten, so a later request tries again.
  */
 export function createCoverFetcher(deps: CoverFetch & { log?: Logger }) {
   const recent = new Map<string, Promise<CoverBytes | undefined>>()
-  return (src: string): Promise<CoverBytes | undefined> => {
-    const sourceId = deps.sourceId()
+  return (src: string, named?: string): Promise<CoverBytes | undefined> => {
+    const sourceId = named ?? deps.sourceId()
     const key = `${sourceId}\n${src}`
     const known = recent.get(key)
     if (known) {
@@ -92,6 +94,7 @@ export async function coverResponse(
   src: string,
   method: string,
   signal?: AbortSignal,
+  sourceId?: string,
 ): Promise<Response> {
   const kept = await deps.covers?.(src).catch(() => undefined)
   const size =
@@ -106,7 +109,7 @@ export async function coverResponse(
     signal?.addEventListener('abort', () => stream.destroy(), { once: true })
     return coverAnswer(kept.type, size, Readable.toWeb(stream) as ReadableStream<Uint8Array>)
   }
-  const cover = await deps.fetched?.(src)
+  const cover = await deps.fetched?.(src, sourceId)
   if (!cover) return failure(404, 'No cover for this address')
   // `fetchCover` builds its bytes on an ArrayBuffer of their own; the Response copies them.
   const body = method === 'HEAD' ? null : (cover.bytes as Uint8Array<ArrayBuffer>)

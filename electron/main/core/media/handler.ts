@@ -1,4 +1,4 @@
-import { parseCoverMediaUrl, parseMediaUrl } from '@shared/player/media-url'
+import { parseCoverMediaUrl, parseCoverSource, parseMediaUrl } from '@shared/player/media-url'
 import type { Logger } from '../log'
 import { coverResponse, createCoverFetcher } from './cover'
 import { COMMON_HEADERS, failure } from './answers'
@@ -14,7 +14,8 @@ export type MediaRequest = Pick<Request, 'url' | 'method' | 'headers'> & { signa
  * becomes the song's bytes from the `MediaSource` (streamed, with Range), or an HTTP status with a short
  * text saying why (400 a bad address, 405 not GET/HEAD, 404 no such audio, 403 refused, 502 the data
  * source failed). `cadence-media://cover/?src=` is a cover kept on disk (`covers`), else fetched now
- * under the active source's policy (`coverFetch`, at most 2 MiB of an image type), else 404. The glue
+ * under the policy of the source it names (`&source=`; else the active one's) (`coverFetch`, at most
+ * 2 MiB of an image type), else 404. The glue
  * registers it with `protocol.handle`; the end-to-end harness routes the scheme to it the same way.
  */
 export function createMediaHandler(deps: {
@@ -30,7 +31,8 @@ export function createMediaHandler(deps: {
     if (cover !== undefined && (deps.covers || fetched)) {
       if (method !== 'GET' && method !== 'HEAD')
         return failure(405, 'Only GET and HEAD', { Allow: 'GET, HEAD' })
-      return coverResponse({ covers: deps.covers, fetched }, cover, method, request.signal)
+      const sourceId = parseCoverSource(request.url)
+      return coverResponse({ covers: deps.covers, fetched }, cover, method, request.signal, sourceId)
     }
     const ref = parseMediaUrl(request.url)
     if (!ref) return failure(400, 'Not a song address')

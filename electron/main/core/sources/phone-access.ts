@@ -33,6 +33,8 @@ export interface BuiltinLaunch {
   requireLogin: boolean
   /** The music folders it imports (Settings → Music on this computer, library/folders.ts). */
   library?: string[]
+  /** Whether it shows its demo catalogue (false: taken out of its data dir, `--no-demo`). */
+  demo?: boolean
 }
 
 /** Starts the built-in data source with these options; `url` is as the server reports it. */

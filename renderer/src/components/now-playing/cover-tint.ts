@@ -69,9 +69,12 @@ function toTint(r: number, g: number, b: number): Tint {
   return { hue: Math.round(hueOf(r, g, b)), saturation: Math.round(Math.min(1, saturation) * 70) }
 }
 
-/** Loads the cover at `url` through main's scheme and samples it; `null` on any failure (none, tainted). */
-export async function sampleCover(url: string): Promise<Tint | null> {
-  const image = await loadCoverImage(url)
+/**
+ * Loads the cover at `url` through main's scheme (naming the song's `sourceId`) and samples it; `null`
+ * on any failure (none, tainted).
+ */
+export async function sampleCover(url: string, sourceId?: string): Promise<Tint | null> {
+  const image = await loadCoverImage(url, sourceId)
   if (!image) return null
   return readPixels(image, SAMPLE_SIZE, (context) =>
     tintFromPixels(context.getImageData(0, 0, SAMPLE_SIZE, SAMPLE_SIZE).data),

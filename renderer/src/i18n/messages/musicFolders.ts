@@ -13,6 +13,9 @@ export default {
     importing: 'Importing: {read} of {found} files read',
     importingStart: 'Looking for music files…',
     cancel: 'Cancel import',
+    demo: 'Show the demo catalogue',
+    demoHint:
+      'The built-in library’s generated songs, albums and playlists. On while no folder is chosen; your folders’ songs stay either way.',
   },
   'zh-CN': {
     title: '本机音乐',
@@ -28,5 +31,8 @@ export default {
     importing: '正在导入：已读取 {read} / {found} 个文件',
     importingStart: '正在查找音乐文件…',
     cancel: '取消导入',
+    demo: '显示演示曲库',
+    demoHint:
+      '内置音乐库生成的歌曲、专辑和歌单。未选择文件夹时默认开启；无论开关与否，你的文件夹中的歌曲都会保留。',
   },
 }

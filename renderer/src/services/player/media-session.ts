@@ -105,8 +105,12 @@ export function playerState(
   }
 }
 
-/** Where the OS loads a cover from: its address, or (offline) the copy main keeps on disk. */
-type CoverSrc = (url: string) => string | undefined
+/**
+ * Where the OS loads a cover from: its address, or (offline) the copy main keeps on disk, fetched under
+ * the policy of the song's source (`sourceId`).
+ */
+type CoverSrc = (url: string, sourceId?: string) => string | undefined
+type Sourced = { sourceId?: string }
 
 function connectMediaSession(player: MediaPlayer, session: MediaSession, coverSrc: CoverSrc) {
   const handlers: Partial<Record<MediaSessionAction, MediaSessionActionHandler>> = {
@@ -141,7 +145,11 @@ function connectMediaSession(player: MediaPlayer, session: MediaSession, coverSr
   watch(
     () => {
       const cover = player.current?.album?.cover
-      return [player.current, cover && /^https?:/i.test(cover) ? coverSrc(cover) : undefined] as const
+      const sourceId = (player.current as Sourced | null)?.sourceId
+      return [
+        player.current,
+        cover && /^https?:/i.test(cover) ? coverSrc(cover, sourceId) : undefined,
+      ] as const
     },
     ([song, cover]) => {
       if (!song || typeof MediaMetadata === 'undefined') {
@@ -257,7 +265,7 @@ function connectMain(player: MediaPlayer, sleep?: MediaSleep): () => void {
 /** Tells main about a new song, with its cover drawn as a PNG when it can be read (SVG covers too). */
 async function announce(song: Song, stillPlaying: () => boolean) {
   const info = trackInfo(song)
-  const image = info.cover ? await coverPng(info.cover) : null
+  const image = info.cover ? await coverPng(info.cover, (song as Sourced).sourceId) : null
   if (!stillPlaying()) return
   invoke('notify:track-changed', image ? { ...info, coverImage: image } : info).catch(() => undefined)
 }

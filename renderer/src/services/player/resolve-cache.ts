@@ -3,6 +3,7 @@ import type { SourcedSong } from '@shared/player/media-url'
 import { chooseBitrate } from '@shared/player/quality'
 import { isUrlFresh, playableUrl, SIGNED_URL_MAX_AGE_MS } from '@shared/player/signed-url'
 import type { Quality } from '@shared/settings'
+import { rememberReplayGain } from './audio/replay-gain'
 
 /** A resolved URL older than this is resolved again before use (signed media URLs expire). */
 export const URL_MAX_AGE_MS = SIGNED_URL_MAX_AGE_MS
@@ -42,6 +43,7 @@ export function createResolveCache(deps: {
       .resolve(sourceId ? { id: song.id, br, sourceId } : { id: song.id, br })
       .then((resolved): Resolution => {
         const resolution = { song: resolved, url: resolved.meta?.url || undefined, br, at }
+        rememberReplayGain(resolution.url, resolved.meta?.replayGain)
         // A song that could not play now (offline and not on this computer, no rights, no URL) is asked
         // again next time: kept, its answer would skip it even after the data source is back.
         if (playableUrl(resolved)) resolutions.set(id, resolution)

@@ -2,12 +2,14 @@ import { chooseGainDb, dbToGain, DEFAULT_LOUDNESS_TARGET, gainRampSeconds } from
 import type { LoudnessTarget } from '@shared/audio/gain'
 import { rampFrom } from './fades'
 import { measureLoudness, storedLoudness } from './loudness'
+import { replayGainFor } from './replay-gain'
 import type { Track } from './track'
 
 /**
  * The Web Audio output's loudness stage (`output.ts`): each song's gain node plays it toward the target
  * (−14 LUFS by default) from its measured EBU R128 loudness (`loudness.ts`: measured once in a worker,
- * stored per source and song); an unmeasured song starts at a safe gain and is ramped once measured.
+ * stored per source and song); an unmeasured song starts at its ReplayGain tags' gain, else a safe gain,
+ * and is ramped once measured.
  */
 export function createGainStage(
   options: { loudnessTarget?: () => LoudnessTarget },
@@ -15,13 +17,14 @@ export function createGainStage(
   currentContext: () => AudioContext | undefined,
 ) {
   /**
-   * The song's gain toward the loudness target: from its stored measurement, or the safe gain until it
-   * is measured (in a worker), then ramped to the right one slowly enough not to be heard as a step.
+   * The song's gain toward the loudness target: from its stored measurement, else its ReplayGain tags'
+   * gain (`replay-gain.ts`), else the safe gain; until it is measured (in a worker), then ramped to the
+   * right one slowly enough not to be heard as a step.
    */
   return function applyLoudness(track: Track) {
     const target = options.loudnessTarget?.() ?? DEFAULT_LOUDNESS_TARGET
     const stored = storedLoudness(track.url)
-    track.gainDb = chooseGainDb(stored, target)
+    track.gainDb = chooseGainDb(stored, target, replayGainFor(track.url))
     track.output.gain.value = dbToGain(track.gainDb)
     if (stored || target === 'off' || !track.streamed) return
     const head = track.head
