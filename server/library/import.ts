@@ -37,7 +37,7 @@ export interface ImportOptions {
   maxFiles?: number
 }
 
-interface KnownRow {
+export interface KnownRow {
   path: string
   mtime_ms: number
   size: number
@@ -47,7 +47,7 @@ interface KnownRow {
 }
 
 /** A file read in this scan, waiting to be written with its batch. */
-interface ReadFile {
+export interface ReadFile {
   file: FoundFile
   stored: string
   mtime: number
@@ -72,7 +72,7 @@ function md5File(path: RawPath): Promise<string> {
   })
 }
 
-async function readOne(r: ReadFile): Promise<void> {
+export async function readOne(r: ReadFile): Promise<void> {
   try {
     const lyricsFile = await sidecarLyrics(r.file.lrc)
     r.mtime = Math.floor(Math.max(r.file.stat.mtimeMs, lyricsFile?.mtime ?? 0))
@@ -223,7 +223,7 @@ export async function importLibrary(
   return report
 }
 
-function writeOne(
+export function writeOne(
   db: DB,
   search: SearchIndexer,
   r: ReadFile,
@@ -335,7 +335,7 @@ function writeOne(
   )
 }
 
-function removeSong(db: DB, search: SearchIndexer, songId: number): void {
+export function removeSong(db: DB, search: SearchIndexer, songId: number): void {
   search.remove('song', songId)
   statement(db, 'DELETE FROM songs WHERE id = ?').run(songId)
 }
