@@ -131,7 +131,7 @@ describe('library changes while watched', () => {
     // The app hears of each batch, with the folder's song count.
     const last = events.filter((e) => e.type === 'library-done').at(-1)
     expect(last?.type === 'library-done' && last.folders[0].songs).toBe(FILLERS + 1)
-  })
+  }, 300_000)
 
   it('keeps the songs of a chosen folder deleted while watched, unavailable, and brings them back', async () => {
     const [first] = await songs('Changed First')
@@ -153,5 +153,5 @@ describe('library changes while watched', () => {
     expect(await songs('Filler')).toEqual(fillers)
     makeTrack(join(music, 'after.mp3'), { title: 'Changed After Return' }, 5)
     await expect.poll(() => songs('Changed After Return'), POLL).toHaveLength(1)
-  })
+  }, 180_000)
 })
