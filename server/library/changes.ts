@@ -27,19 +27,17 @@ function hidden(path: RawPath, root: RawPath): boolean {
 
 const KNOWN_COLUMNS = 'path, mtime_ms, size, song_id, error, content_key'
 
-/** The rows of `path` and of every file below it (a folder), by the raw bytes of their paths. */
-function rowsUnder(db: DB, path: RawPath): KnownRow[] {
+/**
+ * The rows of `path` and of every file below it (a folder), by the raw bytes of their paths: text paths by
+ * their index, `bytes:` paths (names that are not UTF-8, `byteRows`) by their decoded bytes.
+ */
+function rowsUnder(db: DB, path: RawPath, byteRows: () => KnownRow[]): KnownRow[] {
   const stored = encodePath(path)
   const text = statement(
     db,
     `SELECT ${KNOWN_COLUMNS} FROM library_files WHERE path = ? OR (path >= ? AND path < ?)`,
   ).all(stored, stored + sep, stored + String.fromCharCode(SEP + 1)) as unknown as KnownRow[]
-  const bytes = (
-    statement(
-      db,
-      `SELECT ${KNOWN_COLUMNS} FROM library_files WHERE path LIKE 'bytes:%'`,
-    ).all() as unknown as KnownRow[]
-  ).filter((row) => {
+  const bytes = byteRows().filter((row) => {
     const raw = decodePath(row.path)
     return isInside(typeof raw === 'string' ? Buffer.from(raw) : raw, path)
   })
@@ -69,6 +67,12 @@ export async function applyChanges(db: DB, roots: RawPath[], paths: RawPath[]): 
     missing: [],
     statted: 0,
   }
+  let bytes: KnownRow[] | undefined
+  const byteRows = () =>
+    (bytes ??= statement(
+      db,
+      `SELECT ${KNOWN_COLUMNS} FROM library_files WHERE substr(path, 1, 6) = 'bytes:'`,
+    ).all() as unknown as KnownRow[])
   const realRoots: RawPath[] = []
   for (const root of roots) realRoots.push(await realpath(root, { encoding: 'buffer' }).catch(() => root))
   const files = new Map<string, FoundFile>()
@@ -92,7 +96,7 @@ export async function applyChanges(db: DB, roots: RawPath[], paths: RawPath[]): 
     const st = await statOf(path)
     report.statted++
     if (!st) {
-      for (const row of rowsUnder(db, path)) gone.set(row.path, row)
+      for (const row of rowsUnder(db, path, byteRows)) gone.set(row.path, row)
       if (lrc) folderOf(path, root).lyrics.add(name.slice(0, -4))
       continue
     }
@@ -104,7 +108,7 @@ export async function applyChanges(db: DB, roots: RawPath[], paths: RawPath[]): 
       report.statted += walked.files.length
       for (const f of walked.files) files.set(encodePath(f.path), { ...f, root })
       for (const c of walked.coverFolders) coverFolders.add(c)
-      for (const row of rowsUnder(db, path)) if (!files.has(row.path)) gone.set(row.path, row)
+      for (const row of rowsUnder(db, path, byteRows)) if (!files.has(row.path)) gone.set(row.path, row)
     } else if (st.isFile()) {
       const folder = folderOf(path, root)
       if (audioType(path)) files.set(encodePath(path), { path, root, stat: st })

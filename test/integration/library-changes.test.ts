@@ -96,6 +96,19 @@ describe('library changes while watched', () => {
     unlinkSync(join(music, 'moved.flac'))
     await expect.poll(() => songs('Changed Retagged'), POLL).toEqual([])
 
+    // A file name that is not UTF-8 (Latin-1 "café"): added and removed by its bytes.
+    const latin1 = Buffer.concat([
+      Buffer.from(join(music, 'Deep') + '/caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('.mp3'),
+    ])
+    makeTrack(latin1, { title: 'Changed Latin' }, 6)
+    await expect.poll(() => songs('Changed Latin'), POLL).toHaveLength(1)
+    const [latin] = await songs('Changed Latin')
+    expect(await served(latin.id)).toBe(200)
+    unlinkSync(latin1)
+    await expect.poll(() => songs('Changed Latin'), POLL).toEqual([])
+
     // A folder made elsewhere and moved in: walked by itself.
     mkdirSync(join(outside, 'Album', 'CD1'), { recursive: true })
     makeTrack(join(outside, 'Album', 'CD1', 'one.mp3'), { title: 'Folder One', album: 'Folder Album' }, 3)
