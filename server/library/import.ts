@@ -7,6 +7,7 @@ import { statement, transaction } from '../db/sqlite'
 import { SearchIndexer } from '../db/search-index'
 import { groupAlbums, pictureKey, type Picture } from './albums'
 import { contentKey } from './identity'
+import { emptiedRoots } from './emptied'
 import { decodePath, displayPath, encodePath, isInside, type RawPath } from './paths'
 import { primaryArtist, readMetadata, sidecarLyrics, trackInfo, type TrackInfo } from './tags'
 import { MAX_FILES, audioType, walkFolders, type FoundFile } from './walk'
@@ -132,7 +133,8 @@ export async function importLibrary(
       'takes: nothing was imported. Choose fewer or smaller folders.'
     return report
   }
-  const missingRoots = roots.filter((root) => walked.unreadable.some((u) => u.path.equals(root)))
+  const missingRoots: RawPath[] = roots.filter((root) => walked.unreadable.some((u) => u.path.equals(root)))
+  missingRoots.push(...emptiedRoots(db, roots))
   report.missing = missingRoots.map((root) => root.toString('utf8'))
   const search = new SearchIndexer(db)
   const known = new Map(

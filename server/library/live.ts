@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import type { DB } from '../db/sqlite'
 import type { LibraryReport } from '@shared/ipc/music-folders'
 import { applyChanges } from './changes'
+import { emptiedRoots } from './emptied'
 import { encodePath, type RawPath } from './paths'
 import { folderStatus } from './status'
 import { watchFolders, type WatchOptions } from './watch'
@@ -54,8 +55,10 @@ export function watchLibrary(deps: LiveLibraryDeps): LiveLibrary {
     await deps.importNow()
   }
   const apply = async (paths: RawPath[]) => {
-    // A chosen folder named, or gone (deleted file by file, as `rm -r` does): the full import marks it.
-    if (paths.some((p) => roots.some((r) => r.equals(p))) || roots.some((r) => !existsSync(r))) {
+    // A chosen folder named, gone (deleted file by file, as `rm -r` does) or left empty (a drive
+    // unmounted, its mount point kept): the full import marks it missing.
+    const gone = (r: RawPath) => !existsSync(r) || emptiedRoots(deps.db, [r]).length > 0
+    if (paths.some((p) => roots.some((r) => r.equals(p))) || roots.some(gone)) {
       return fullImport()
     }
     const report = await applyChanges(deps.db, roots, paths)

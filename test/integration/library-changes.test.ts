@@ -1,6 +1,7 @@
 import {
   cpSync,
   mkdirSync,
+  readdirSync,
   mkdtempSync,
   readFileSync,
   renameSync,
@@ -166,5 +167,23 @@ describe('library changes while watched', () => {
     expect(await songs('Filler')).toEqual(fillers)
     makeTrack(join(music, 'after.mp3'), { title: 'Changed After Return' }, 5)
     await expect.poll(() => songs('Changed After Return'), POLL).toHaveLength(1)
+  }, 180_000)
+
+  it('keeps the songs of a chosen folder left empty (a drive unmounted, its mount point kept)', async () => {
+    const [first] = await songs('Changed First')
+    const fillers = await songs('Filler')
+    const mounted = join(root, 'mounted')
+    mkdirSync(mounted)
+    for (const name of readdirSync(music)) renameSync(join(music, name), join(mounted, name))
+    await expect
+      .poll(async () => (await detail(first.id)).privilege.reason, POLL)
+      .toMatch(/music folder is not there/)
+    expect(await songs('Filler')).toEqual(fillers)
+    expect((await detail(fillers[0].id)).privilege.playable).toBe(false)
+    // Mounted again: the same songs play.
+    for (const name of readdirSync(mounted)) renameSync(join(mounted, name), join(music, name))
+    await expect.poll(async () => (await detail(first.id)).privilege.playable, POLL).toBe(true)
+    await expect.poll(async () => (await detail(fillers[0].id)).privilege.playable, POLL).toBe(true)
+    expect(await songs('Filler')).toEqual(fillers)
   }, 180_000)
 })
