@@ -53,7 +53,7 @@ const statOf = (p: RawPath): Promise<Stats | undefined> => stat(p).catch(() => u
  * it (a folder); a folder that appeared is walked. A file whose audio matches a song whose file is gone
  * (a rename or move, the removal in the same batch) takes over that song's id (identity.ts). A `.lrc`
  * re-reads its audio file; a cover picture is offered to its folder's albums. The albums are grouped
- * again (albums.ts). Every path must be inside one of `roots` (the chosen folders, resolved) and not be
+ * again (albums.ts), only the titles the changes touched. Every path must be inside one of `roots` (the chosen folders, resolved) and not be
  * one of them: a chosen folder that changes itself is the full import's to handle (it marks it missing).
  */
 export async function applyChanges(db: DB, roots: RawPath[], paths: RawPath[]): Promise<ChangeReport> {
@@ -181,6 +181,29 @@ export async function applyChanges(db: DB, roots: RawPath[], paths: RawPath[]): 
     }
   }
 
+  // The albums to group again: those of the touched files before and after, and those of a folder whose
+  // cover picture changed.
+  const touched = [...pending.map((r) => r.stored), ...gone.keys()]
+  const titles = new Set<string>()
+  const songs = new Set<number>()
+  const noteAlbums = () => {
+    for (const path of touched) {
+      const row = statement(db, 'SELECT song_id, album FROM library_files WHERE path = ?').get(path) as
+        { song_id: number | null; album: string | null } | undefined
+      if (row?.album) titles.add(row.album)
+      if (row?.song_id) songs.add(row.song_id)
+    }
+  }
+  noteAlbums()
+  for (const folder of coverFolders) {
+    for (const { album } of statement(
+      db,
+      'SELECT DISTINCT album FROM library_files WHERE folder = ? AND album IS NOT NULL',
+    ).all(folder) as Array<{ album: string }>) {
+      titles.add(album)
+    }
+  }
+
   const search = new SearchIndexer(db)
   const pictures = new Map<string, Picture>()
   const now = Date.now()
@@ -198,8 +221,9 @@ export async function applyChanges(db: DB, roots: RawPath[], paths: RawPath[]): 
       statement(db, 'DELETE FROM library_files WHERE path = ?').run(path)
     }
   })
-  if (pending.length > 0 || gone.size > 0 || coverFolders.size > 0) {
-    groupAlbums(db, search, pictures, now, coverFolders)
+  noteAlbums()
+  if (titles.size > 0 || songs.size > 0) {
+    groupAlbums(db, search, pictures, now, coverFolders, { titles, songs })
   }
   return report
 }

@@ -82,10 +82,17 @@ describe('library changes while watched', () => {
     await expect.poll(() => songs('Changed Added'), POLL).toHaveLength(1)
     const [added] = await songs('Changed Added')
 
-    retag(join(music, 'Deep', 'Er', 'added.flac'), { title: 'Changed Retagged' })
+    retag(join(music, 'Deep', 'Er', 'added.flac'), { title: 'Changed Retagged', album: 'Changed Album' })
     await expect
       .poll(() => songs('Changed Retagged'), POLL)
       .toEqual([{ id: added.id, name: 'Changed Retagged' }])
+    // Its album, grouped with the change.
+    await expect.poll(async () => (await detail(added.id)).album?.name, POLL).toBe('Changed Album')
+    const albums = async (q: string) =>
+      ((await data(server.url, `/search?keywords=${encodeURIComponent(q)}`)).albums as Json[]).map(
+        (a) => a.name as string,
+      )
+    expect(await albums('Changed Album')).toEqual(['Changed Album'])
 
     // Renamed in its folder, then moved to another: the same song, served from where it is now.
     renameSync(join(music, 'Deep', 'Er', 'added.flac'), join(music, 'Deep', 'Er', 'renamed.flac'))
@@ -94,8 +101,11 @@ describe('library changes while watched', () => {
     await expect.poll(() => served(added.id), POLL).toBe(200)
     expect(await songs('Changed Retagged')).toEqual([{ id: added.id, name: 'Changed Retagged' }])
 
+    expect((await detail(added.id)).album?.name).toBe('Changed Album')
     unlinkSync(join(music, 'moved.flac'))
     await expect.poll(() => songs('Changed Retagged'), POLL).toEqual([])
+    // Its album, left without songs, goes with it.
+    await expect.poll(() => albums('Changed Album'), POLL).toEqual([])
 
     // A file name that is not UTF-8 (Latin-1 "café"): added and removed by its bytes.
     const latin1 = Buffer.concat([
