@@ -8,7 +8,7 @@ import { AudioStore } from './audio/store'
 import { MediaSigner, loadSecret } from './signing'
 import { generateDemo, removeDemo } from './demo'
 import { runLibraryImport } from './library/run'
-import { watchFolders, type FolderWatch } from './library/watch'
+import { watchLibrary, type LibraryScans, type LiveLibrary } from './library/live'
 import type { LibraryReport } from '@shared/ipc/music-folders'
 import { buildApp, type Timeouts } from './app'
 import { hostAllowList } from './hosts'
@@ -36,8 +36,8 @@ export interface DataSourceOptions {
   /** The import's progress and result (utility-entry.ts posts them to the app). */
   onLibrary?: (event: LibraryReport) => void
   /**
-   * Watch the folders after the first import and import again what changes (library/watch.ts): the
-   * quiet time in ms after a change (default 500), or false (default) not to watch.
+   * Watch the folders after the first import and apply what changes (library/live.ts): the quiet time in
+   * ms after a change (default 300), or false (default) not to watch.
    */
   watchLibrary?: number | false
   /** Base URL clients should use for links (QR page, media, covers), e.g. http://192.168.1.20:4000. */
@@ -101,6 +101,8 @@ export interface DataSourceHandle {
   expireCredentials(): void
   /** Stops an import running in the background (what was read is kept). */
   cancelLibraryImport(): void
+  /** What the folder watch has done since the first import (library/live.ts). */
+  libraryScans(): LibraryScans
   /** Settles when the import of this start has finished (at once without folders). */
   libraryImported: Promise<void>
   /** The owner passphrase made on this start (first start without one given): show it once, then forget it. */
@@ -162,26 +164,22 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
       }).then(() => undefined)
     let libraryImported: Promise<void> = Promise.resolve()
     if (libraryRoots.length > 0 && !opts.libraryInBackground) await importNow()
-    // One import at a time: a change seen while one runs starts another once it is done.
-    let folderWatch: FolderWatch | undefined
-    let importing: Promise<void> | undefined
-    let again = false
-    const importOnChange = () => {
-      if (importing) return void (again = true)
-      importing = importNow().finally(() => {
-        importing = undefined
-        if (again && !closing) {
-          again = false
-          importOnChange()
-        }
-      })
-    }
+    // After the first import, changes are applied as they are seen (library/live.ts).
+    let live: LiveLibrary | undefined
     const watchAfter = (first: Promise<void>) =>
       opts.watchLibrary === undefined || opts.watchLibrary === false || libraryRoots.length === 0
         ? first
         : first.then(() => {
             if (closing) return
-            folderWatch = watchFolders(libraryRoots, importOnChange, { debounceMs: opts.watchLibrary || 500 })
+            live = watchLibrary({
+              db,
+              folders: libraryRoots,
+              importNow,
+              report: opts.onLibrary,
+              warn,
+              log,
+              watch: { debounceMs: opts.watchLibrary || 300 },
+            })
           })
     db.exec('PRAGMA optimize')
 
@@ -251,8 +249,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
         closing = true
         runAbort?.abort()
         await libraryImported
-        folderWatch?.close()
-        await importing
+        await live?.close()
         // Requests in flight may finish; a connection still open after that (a client that went away
         // without the server noticing, seen under load) must not keep the data source from stopping.
         const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS)
@@ -266,6 +263,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
         credentials.expireAll()
       },
       cancelLibraryImport: () => runAbort?.abort(),
+      libraryScans: () => ({ ...(live?.scans ?? { full: 0, changes: 0, statted: 0 }) }),
       libraryImported,
       generatedPassphrase: generated,
     }

@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       libraryInBackground: true,
       onLibrary: post,
       // While the app runs, what changes in the folders shows up without a rescan.
-      watchLibrary: 500,
+      watchLibrary: 300,
     })
     post({ type: 'ready', url: handle.url })
   } catch (err) {

@@ -99,12 +99,24 @@ export function groupAlbums(
   now: number,
   /** The folders the walk saw a cover picture in: only those are looked in. */
   coverFolders: Set<string>,
+  /**
+   * Only the albums of these titles and these songs (changes.ts): every song of a title is still read, so
+   * each album it groups is whole. Default: all.
+   */
+  only?: { titles: Set<string>; songs: Set<number> },
 ): void {
-  const rows = statement(
-    db,
-    `SELECT f.song_id, f.folder, f.album, f.album_artist, f.artist, f.compilation, f.year, s.album_id, s.disc_no, s.track_no
-     FROM library_files f JOIN songs s ON s.id = f.song_id WHERE f.error IS NULL`,
-  ).all() as unknown as FileRow[]
+  const rows = (only
+    ? statement(
+        db,
+        `SELECT f.song_id, f.folder, f.album, f.album_artist, f.artist, f.compilation, f.year, s.album_id, s.disc_no, s.track_no
+           FROM library_files f JOIN songs s ON s.id = f.song_id WHERE f.error IS NULL
+           AND (f.album IN (SELECT value FROM json_each(?)) OR f.song_id IN (SELECT value FROM json_each(?)))`,
+      ).all(JSON.stringify([...only.titles]), JSON.stringify([...only.songs]))
+    : statement(
+        db,
+        `SELECT f.song_id, f.folder, f.album, f.album_artist, f.artist, f.compilation, f.year, s.album_id, s.disc_no, s.track_no
+           FROM library_files f JOIN songs s ON s.id = f.song_id WHERE f.error IS NULL`,
+      ).all()) as unknown as FileRow[]
   const byFolder = new Map<string, FileRow[]>()
   const loose: FileRow[] = []
   for (const r of rows) {

@@ -7,6 +7,7 @@ import { statement, transaction } from '../db/sqlite'
 import { SearchIndexer } from '../db/search-index'
 import { groupAlbums, pictureKey, type Picture } from './albums'
 import { contentKey } from './identity'
+import { emptiedRoots } from './emptied'
 import { decodePath, displayPath, encodePath, isInside, type RawPath } from './paths'
 import { primaryArtist, readMetadata, sidecarLyrics, trackInfo, type TrackInfo } from './tags'
 import { MAX_FILES, audioType, walkFolders, type FoundFile } from './walk'
@@ -37,7 +38,7 @@ export interface ImportOptions {
   maxFiles?: number
 }
 
-interface KnownRow {
+export interface KnownRow {
   path: string
   mtime_ms: number
   size: number
@@ -47,7 +48,7 @@ interface KnownRow {
 }
 
 /** A file read in this scan, waiting to be written with its batch. */
-interface ReadFile {
+export interface ReadFile {
   file: FoundFile
   stored: string
   mtime: number
@@ -72,7 +73,7 @@ function md5File(path: RawPath): Promise<string> {
   })
 }
 
-async function readOne(r: ReadFile): Promise<void> {
+export async function readOne(r: ReadFile): Promise<void> {
   try {
     const lyricsFile = await sidecarLyrics(r.file.lrc)
     r.mtime = Math.floor(Math.max(r.file.stat.mtimeMs, lyricsFile?.mtime ?? 0))
@@ -132,7 +133,8 @@ export async function importLibrary(
       'takes: nothing was imported. Choose fewer or smaller folders.'
     return report
   }
-  const missingRoots = roots.filter((root) => walked.unreadable.some((u) => u.path.equals(root)))
+  const missingRoots: RawPath[] = roots.filter((root) => walked.unreadable.some((u) => u.path.equals(root)))
+  missingRoots.push(...emptiedRoots(db, roots))
   report.missing = missingRoots.map((root) => root.toString('utf8'))
   const search = new SearchIndexer(db)
   const known = new Map(
@@ -223,7 +225,7 @@ export async function importLibrary(
   return report
 }
 
-function writeOne(
+export function writeOne(
   db: DB,
   search: SearchIndexer,
   r: ReadFile,
@@ -344,7 +346,7 @@ function writeOne(
   )
 }
 
-function removeSong(db: DB, search: SearchIndexer, songId: number): void {
+export function removeSong(db: DB, search: SearchIndexer, songId: number): void {
   search.remove('song', songId)
   statement(db, 'DELETE FROM songs WHERE id = ?').run(songId)
 }

@@ -49,6 +49,8 @@ export interface WalkOptions {
   /** Called every so many files, to show progress and to give the event loop a turn. */
   onFound?: (count: number) => void | Promise<void>
   signal?: AbortSignal
+  /** The chosen folders a symbolic link may lead into (default: `roots`), when walking a folder inside them. */
+  within?: RawPath[]
 }
 
 /**
@@ -61,7 +63,7 @@ export async function walkFolders(roots: RawPath[], opts: WalkOptions = {}): Pro
   const max = opts.max ?? MAX_FILES
   const result: WalkResult = { files: [], unreadable: [], overCap: false, coverFolders: new Set() }
   const realRoots: RawPath[] = []
-  for (const root of roots) {
+  for (const root of opts.within ?? roots) {
     try {
       realRoots.push(await realpath(root, { encoding: 'buffer' }))
     } catch {

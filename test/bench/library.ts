@@ -147,8 +147,8 @@ export async function benchLibrary(): Promise<Figure[]> {
     const rescanDone = await server.nextLibraryLine()
     const rescanMs = rescanDone - listening
 
-    // A file added while it runs, until search finds it. On Linux Node sets up its recursive watch folder
-    // by folder after the import (1,200 folders here): the file is written once that has had 5 s.
+    // A file added while it runs, until search finds it. On Linux the watch is set up folder by folder
+    // after the import (1,200 folders here): the file is written once that has had 5 s.
     await new Promise((r) => setTimeout(r, 5000))
     const added = performance.now()
     writeFileSync(
