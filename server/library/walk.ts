@@ -51,6 +51,22 @@ export interface WalkOptions {
   signal?: AbortSignal
 }
 
+/** Stats at once in one folder (a bounded number in flight): by name; a file gone since the listing is left out. */
+async function statAll(names: Buffer[], dir: RawPath): Promise<Map<Buffer, Stats>> {
+  const out = new Map<Buffer, Stats>()
+  for (let i = 0; i < names.length; i += 64) {
+    await Promise.all(
+      names.slice(i, i + 64).map((name) =>
+        stat(joinRaw(dir, name)).then(
+          (st) => void out.set(name, st),
+          () => undefined,
+        ),
+      ),
+    )
+  }
+  return out
+}
+
 /**
  * Every audio file under the chosen folders, each once: entries are read as bytes (names that are not
  * UTF-8 keep their exact bytes); hidden entries are skipped; a symbolic link is followed only when it
@@ -93,12 +109,17 @@ export async function walkFolders(roots: RawPath[], opts: WalkOptions = {}): Pro
       if (name.toLowerCase().endsWith('.lrc')) lrcs.add(name.slice(0, -4))
       if (COVER_NAME.test(name)) result.coverFolders.add(encodePath(dir))
     }
+    // The folder's audio files are stat'ed together, not one round trip through the thread pool each.
+    const stats = await statAll(
+      entries.filter((e) => e.name[0] !== 0x2e && e.isFile() && audioType(e.name)).map((e) => e.name),
+      dir,
+    )
     for (const e of entries) {
       if (e.name[0] === 0x2e /* . */) continue
       const path = joinRaw(dir, e.name)
       let isDir = e.isDirectory()
       let isFile = e.isFile()
-      let st: Stats | undefined
+      let st: Stats | undefined = isFile ? stats.get(e.name) : undefined
       if (e.isSymbolicLink()) {
         try {
           if (!inside(await realpath(path, { encoding: 'buffer' }))) continue

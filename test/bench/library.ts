@@ -18,7 +18,7 @@ const PER_ALBUM = 20
 const ENTRY = resolve(import.meta.dirname, '../../out/main/data-source.js')
 
 /** A short silent 8 kHz mono WAV with RIFF INFO tags after its audio: what a tagger writes, made by code. */
-function taggedWav(tags: Record<string, string>, seed: number): Buffer {
+export function taggedWav(tags: Record<string, string>, seed: number): Buffer {
   const samples = 800 + (seed % 50)
   const data = Buffer.alloc(samples * 2)
   data.writeInt16LE(seed % 30000, 0)
@@ -54,7 +54,7 @@ function taggedWav(tags: Record<string, string>, seed: number): Buffer {
   return out
 }
 
-function generate(music: string): void {
+export function generate(music: string): void {
   for (let i = 0; i < FILES; i++) {
     const album = Math.floor(i / PER_ALBUM)
     const dir = join(music, `Artist ${album % 200}`, `Album ${album}`)
