@@ -202,6 +202,8 @@ export async function importLibrary(
     transaction(db, () => {
       for (const r of batch) writeOne(db, search, r, known, seen, pictures, report, now)
     })
+    // Written: what was read of them (tags, a cover) is not kept to the end of the import.
+    for (const r of batch) r.info = undefined
     progress.read += batch.length
     opts.onProgress?.({ ...progress })
     await new Promise((r) => setImmediate(r))
