@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { DB } from '../db/sqlite'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../data-dir'
+import { md5OfFile } from '../library/cached-file'
 import { decodePath, isInside } from '../library/paths'
 import { DEMO_FORMATS, wavSize } from './formats'
 import { synthesizeWav, type SongSound } from './synth'
@@ -317,13 +318,16 @@ export class AudioStore {
     const row = this.lookup.get(songId, bitrate) as FileRow | undefined
     if (!row) return null
     if (row.source !== 'demo') {
-      if (!row.path || !row.md5) return null
+      if (!row.path) return null
       try {
         const path = decodePath(row.path)
         if (!this.insideLibrary(path)) return null
         const st = statSync(path)
         if (!st.isFile()) return null
-        return { path, size: st.size, md5: row.md5, mime: row.mime }
+        // An imported file's md5 is made the first time it is asked for: the import reads no file whole.
+        const md5 = row.md5 ?? (await md5OfFile(path))
+        if (!row.md5) this.saveMd5.run(md5, st.size, songId, bitrate)
+        return { path, size: st.size, md5, mime: row.mime }
       } catch {
         return null
       }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { open, type FileHandle } from 'node:fs/promises'
+import type { Stats } from 'node:fs'
+import { open } from 'node:fs/promises'
 import type { RawPath } from './paths'
 
 /** Bytes hashed at each end of the audio data. */
@@ -10,7 +11,13 @@ interface Span {
   end: number
 }
 
-async function read(fh: FileHandle, at: number, length: number): Promise<Buffer> {
+/** What is read of the file: a `FileHandle`, or the import's `CachedFile`. */
+interface Readable {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>
+  stat(): Promise<Stats>
+}
+
+async function read(fh: Readable, at: number, length: number): Promise<Buffer> {
   const buf = Buffer.alloc(Math.max(0, length))
   const { bytesRead } = await fh.read(buf, 0, buf.length, at)
   return buf.subarray(0, bytesRead)
@@ -36,7 +43,7 @@ function xingFrameLength(h: Buffer): number {
 }
 
 /** ID3v2 and a Xing/LAME frame at the start; ID3v1 and APEv2 at the end (MP3, AAC). */
-async function mpegSpan(fh: FileHandle, size: number): Promise<Span> {
+async function mpegSpan(fh: Readable, size: number): Promise<Span> {
   let start = 0
   let end = size
   const head = await read(fh, 0, 10)
@@ -55,7 +62,7 @@ async function mpegSpan(fh: FileHandle, size: number): Promise<Span> {
 }
 
 /** FLAC: the frames after the metadata blocks. */
-async function flacSpan(fh: FileHandle, size: number): Promise<Span> {
+async function flacSpan(fh: Readable, size: number): Promise<Span> {
   let at = 4
   for (let i = 0; i < 1024 && at + 4 <= size; i++) {
     const h = await read(fh, at, 4)
@@ -67,7 +74,7 @@ async function flacSpan(fh: FileHandle, size: number): Promise<Span> {
 }
 
 /** RIFF/WAVE and MP4: the `data` chunk, the `mdat` atom. */
-async function chunkSpan(fh: FileHandle, size: number, riff: boolean): Promise<Span | undefined> {
+async function chunkSpan(fh: Readable, size: number, riff: boolean): Promise<Span | undefined> {
   let at = riff ? 12 : 0
   for (let i = 0; i < 4096 && at + 8 <= size; i++) {
     const h = await read(fh, at, 16)
@@ -87,7 +94,7 @@ async function chunkSpan(fh: FileHandle, size: number, riff: boolean): Promise<S
 }
 
 /** Ogg: from the first page that carries audio (a granule position other than 0). */
-async function oggSpan(fh: FileHandle, size: number): Promise<Span> {
+async function oggSpan(fh: Readable, size: number): Promise<Span> {
   let at = 0
   for (let i = 0; i < 64 && at + 27 <= size; i++) {
     const h = await read(fh, at, 27)
@@ -106,26 +113,31 @@ async function oggSpan(fh: FileHandle, size: number): Promise<Span> {
  * renamed, moved or retagged keeps its identity; a re-encoded one is a new song. Only the two windows are
  * read, whatever the file's size.
  */
-export async function contentKey(path: RawPath, mime: string): Promise<string> {
+export async function contentKey(path: RawPath, mime: string, file?: Readable): Promise<string> {
+  if (file) return keyOf(file, mime)
   const fh = await open(path, 'r')
   try {
-    const size = (await fh.stat()).size
-    let span: Span | undefined
-    if (mime === 'audio/mpeg' || mime === 'audio/aac') span = await mpegSpan(fh, size)
-    else if (mime === 'audio/flac') span = await flacSpan(fh, size)
-    else if (mime === 'audio/wav') span = await chunkSpan(fh, size, true)
-    else if (mime === 'audio/mp4') span = await chunkSpan(fh, size, false)
-    else if (mime === 'audio/ogg') span = await oggSpan(fh, size)
-    if (!span || span.start >= span.end || span.end > size) span = { start: 0, end: size }
-    const length = span.end - span.start
-    const hash = createHash('sha256').update(`${mime}:${length}:`)
-    hash.update(await read(fh, span.start, Math.min(WINDOW, length)))
-    if (length > WINDOW) {
-      const tail = Math.max(span.start + WINDOW, span.end - WINDOW)
-      hash.update(await read(fh, tail, span.end - tail))
-    }
-    return hash.digest('hex').slice(0, 32)
+    return await keyOf(fh, mime)
   } finally {
     await fh.close()
   }
+}
+
+async function keyOf(fh: Readable, mime: string): Promise<string> {
+  const size = (await fh.stat()).size
+  let span: Span | undefined
+  if (mime === 'audio/mpeg' || mime === 'audio/aac') span = await mpegSpan(fh, size)
+  else if (mime === 'audio/flac') span = await flacSpan(fh, size)
+  else if (mime === 'audio/wav') span = await chunkSpan(fh, size, true)
+  else if (mime === 'audio/mp4') span = await chunkSpan(fh, size, false)
+  else if (mime === 'audio/ogg') span = await oggSpan(fh, size)
+  if (!span || span.start >= span.end || span.end > size) span = { start: 0, end: size }
+  const length = span.end - span.start
+  const hash = createHash('sha256').update(`${mime}:${length}:`)
+  hash.update(await read(fh, span.start, Math.min(WINDOW, length)))
+  if (length > WINDOW) {
+    const tail = Math.max(span.start + WINDOW, span.end - WINDOW)
+    hash.update(await read(fh, tail, span.end - tail))
+  }
+  return hash.digest('hex').slice(0, 32)
 }

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { basename, extname, resolve } from 'node:path'
 import type { DB } from '../db/sqlite'
 import { statement, transaction } from '../db/sqlite'
 import { SearchIndexer } from '../db/search-index'
+import { CachedFile } from './cached-file'
 import { groupAlbums, pictureKey, type Picture } from './albums'
 import { contentKey } from './identity'
 import { emptiedRoots } from './emptied'
@@ -56,38 +55,49 @@ export interface ReadFile {
   prev: KnownRow | undefined
   info?: TrackInfo
   key?: string
-  md5?: string
   error?: string
 }
 
-/** Files read before their rows are written in one transaction (and the event loop gets a turn). */
-const BATCH = 64
+/**
+ * Files read before their rows are written in one transaction (and the event loop gets a turn): fewer
+ * commits (each flushes the search index's pending terms into a new segment), each about 50 ms at most.
+ */
+const BATCH = 256
 
-function md5File(path: RawPath): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const hash = createHash('md5')
-    createReadStream(path)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('error', reject)
-      .on('end', () => resolvePromise(hash.digest('hex')))
-  })
+/** Files read at once: one's reading (the thread pool) overlaps another's parsing. */
+const READERS = 8
+
+/** Reads a batch's files, `READERS` at a time, each reader taking the next file as soon as it is done. */
+async function readAll(batch: ReadFile[]): Promise<void> {
+  let next = 0
+  const reader = async () => {
+    while (next < batch.length) await readOne(batch[next++])
+  }
+  await Promise.all(Array.from({ length: Math.min(READERS, batch.length) }, reader))
 }
 
+/**
+ * Reads one file's tags, duration and identity through one open file and the blocks it reads (a small
+ * file is one read); the audio is not read whole (its md5 is made when it is first asked for, store.ts).
+ */
 export async function readOne(r: ReadFile): Promise<void> {
+  let file: CachedFile | undefined
   try {
     const lyricsFile = await sidecarLyrics(r.file.lrc)
     r.mtime = Math.floor(Math.max(r.file.stat.mtimeMs, lyricsFile?.mtime ?? 0))
-    const meta = await readMetadata(r.file.path, r.mime)
+    file = await CachedFile.open(r.file.path)
+    const meta = await readMetadata(r.file.path, r.mime, file)
     const info = trackInfo(meta, r.file.stat.size, lyricsFile?.text)
     if (!info.durationMs || !Number.isFinite(info.durationMs) || info.durationMs <= 0) {
       r.error = 'no audio duration could be read (not a supported audio file?)'
       return
     }
     r.info = info
-    r.key = await contentKey(r.file.path, r.mime)
-    r.md5 = await md5File(r.file.path)
+    r.key = await contentKey(r.file.path, r.mime, file)
   } catch (err) {
     r.error = (err as Error).message || 'unreadable file'
+  } finally {
+    await file?.release()
   }
 }
 
@@ -152,6 +162,13 @@ export async function importLibrary(
   const pending: ReadFile[] = []
   // Songs of files that did not change: available again (their folder may have come back), in one go.
   const unchangedSongs: number[] = []
+  const unplayable = new Set(
+    (
+      statement(db, "SELECT id FROM songs WHERE source = 'library' AND playable = 0").all() as Array<{
+        id: number
+      }>
+    ).map((r) => r.id),
+  )
   for (const file of walked.files) {
     const stored = encodePath(file.path)
     const prev = known.get(stored)
@@ -167,11 +184,7 @@ export async function importLibrary(
       if (prev.error) report.failed.push({ path: displayPath(stored), error: prev.error })
       else {
         report.unchanged++
-        if (prev.song_id !== null) {
-          statement(db, 'UPDATE songs SET playable = 1, reason = NULL WHERE id = ? AND playable = 0').run(
-            prev.song_id,
-          )
-        }
+        if (prev.song_id !== null && unplayable.has(prev.song_id)) unchangedSongs.push(prev.song_id)
       }
       continue
     }
@@ -187,11 +200,12 @@ export async function importLibrary(
   for (let at = 0; at < pending.length; at += BATCH) {
     opts.signal?.throwIfAborted()
     const batch = pending.slice(at, at + BATCH)
-    // A few files at a time: one's reading overlaps another's parsing.
-    for (let i = 0; i < batch.length; i += 4) await Promise.all(batch.slice(i, i + 4).map(readOne))
+    await readAll(batch)
     transaction(db, () => {
       for (const r of batch) writeOne(db, search, r, known, seen, pictures, report, now)
     })
+    // Written: what was read of them (tags, a cover) is not kept to the end of the import.
+    for (const r of batch) r.info = undefined
     progress.read += batch.length
     opts.onProgress?.({ ...progress })
     await new Promise((r) => setImmediate(r))
@@ -319,8 +333,8 @@ export function writeOne(
   )
   statement(
     db,
-    'INSERT INTO song_files (song_id, bitrate, size, md5, path, mime) VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(songId, info.bitrate, size, r.md5!, stored, r.mime)
+    'INSERT INTO song_files (song_id, bitrate, size, md5, path, mime) VALUES (?, ?, ?, NULL, ?, ?)',
+  ).run(songId, info.bitrate, size, stored, r.mime)
   search.add('song', songId, title, `${info.artists.join(' ')} ${info.album ?? ''} ${info.genre ?? ''}`)
   statement(
     db,

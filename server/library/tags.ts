@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { parseFromTokenizer, type IAudioMetadata } from 'music-metadata'
 import * as strtok3 from 'strtok3'
 import { formatLrcTime } from '@shared/lyrics'
+import type { CachedFile } from './cached-file'
 import type { RawPath } from './paths'
 
 /** What the importer keeps of one file's tags. */
@@ -31,14 +32,24 @@ export interface ReplayGainTags {
   albumPeak?: number
 }
 
-/** A file's tags and stream facts with music-metadata, opened by its exact bytes (not-UTF-8 names too). */
-export async function readMetadata(path: RawPath, mime: string): Promise<IAudioMetadata> {
+/**
+ * A file's tags and stream facts with music-metadata, opened by its exact bytes (not-UTF-8 names too).
+ * Given the file opened already (`CachedFile`), its reads are answered from the blocks that holds.
+ */
+export async function readMetadata(path: RawPath, mime: string, file?: CachedFile): Promise<IAudioMetadata> {
   // strtok3 opens the path as given (a Buffer too); the type comes from the MIME type, not the name.
-  // `fromFile` is in its Node entry point, which the type resolution (the "default" condition) misses.
-  const { fromFile } = strtok3 as unknown as {
+  // `fromFile` and `FileTokenizer` are in its Node entry point, which the type resolution (the "default"
+  // condition) misses.
+  const { fromFile, FileTokenizer } = strtok3 as unknown as {
     fromFile(path: RawPath, options: { fileInfo: { mimeType: string } }): Promise<strtok3.ITokenizer>
+    FileTokenizer: new (
+      handle: CachedFile,
+      options: { fileInfo: { path: RawPath; size: number; mimeType: string } },
+    ) => strtok3.ITokenizer
   }
-  const tokenizer = await fromFile(path, { fileInfo: { mimeType: mime } })
+  const tokenizer = file
+    ? new FileTokenizer(file, { fileInfo: { path, size: file.size, mimeType: mime } })
+    : await fromFile(path, { fileInfo: { mimeType: mime } })
   try {
     return await parseFromTokenizer(tokenizer, { duration: true, skipCovers: false })
   } finally {

@@ -1,4 +1,4 @@
-import type { Stats } from 'node:fs'
+import { stat as statCallback, type Stats } from 'node:fs'
 import { readdir, realpath, stat } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { encodePath, isInside, joinRaw, type RawPath } from './paths'
@@ -29,7 +29,8 @@ export interface FoundFile {
   path: RawPath
   /** The chosen folder it was found under. */
   root: RawPath
-  stat: Stats
+  /** What a scan compares: kept instead of the whole `Stats` (20,000 of those are megabytes). */
+  stat: Pick<Stats, 'size' | 'mtimeMs' | 'dev' | 'ino'>
   /** A `.lrc` of the same name beside it. */
   lrc?: RawPath
 }
@@ -51,6 +52,26 @@ export interface WalkOptions {
   signal?: AbortSignal
   /** The chosen folders a symbolic link may lead into (default: `roots`), when walking a folder inside them. */
   within?: RawPath[]
+}
+
+/** Stats at once in one folder (a bounded number in flight): by name; a file gone since the listing is left out. */
+async function statAll(names: Buffer[], dir: RawPath): Promise<Map<Buffer, Stats>> {
+  const out = new Map<Buffer, Stats>()
+  for (let i = 0; i < names.length; i += 64) {
+    await Promise.all(
+      names.slice(i, i + 64).map(
+        (name) =>
+          // The callback `stat`: half the CPU time of the promise one, for 20,000 files a scan.
+          new Promise<void>((done) =>
+            statCallback(joinRaw(dir, name), (error, st) => {
+              if (!error) out.set(name, st)
+              done()
+            }),
+          ),
+      ),
+    )
+  }
+  return out
 }
 
 /**
@@ -95,12 +116,17 @@ export async function walkFolders(roots: RawPath[], opts: WalkOptions = {}): Pro
       if (name.toLowerCase().endsWith('.lrc')) lrcs.add(name.slice(0, -4))
       if (COVER_NAME.test(name)) result.coverFolders.add(encodePath(dir))
     }
+    // The folder's audio files are stat'ed together, not one round trip through the thread pool each.
+    const stats = await statAll(
+      entries.filter((e) => e.name[0] !== 0x2e && e.isFile() && audioType(e.name)).map((e) => e.name),
+      dir,
+    )
     for (const e of entries) {
       if (e.name[0] === 0x2e /* . */) continue
       const path = joinRaw(dir, e.name)
       let isDir = e.isDirectory()
       let isFile = e.isFile()
-      let st: Stats | undefined
+      let st: Stats | undefined = isFile ? stats.get(e.name) : undefined
       if (e.isSymbolicLink()) {
         try {
           if (!inside(await realpath(path, { encoding: 'buffer' }))) continue
@@ -130,7 +156,7 @@ export async function walkFolders(roots: RawPath[], opts: WalkOptions = {}): Pro
         result.files.push({
           path,
           root,
-          stat: st,
+          stat: { size: st.size, mtimeMs: st.mtimeMs, dev: st.dev, ino: st.ino },
           lrc: lrcs.has(stem) ? joinRaw(dir, Buffer.from(stem + '.lrc', 'latin1')) : undefined,
         })
         if (result.files.length % 500 === 0) await opts.onFound?.(result.files.length)

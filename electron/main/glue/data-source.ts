@@ -1,6 +1,7 @@
 import { utilityProcess } from 'electron'
 import type { UtilityProcess } from 'electron'
 import type { BuiltinLaunch } from '../core'
+import { DATA_SOURCE_EXEC_ARGV } from '@shared/data-source-process'
 import type { LibraryReport } from '@shared/ipc/music-folders'
 
 export interface BuiltinDataSource {
@@ -45,6 +46,7 @@ export function startBuiltinDataSource(
       ],
       {
         serviceName: 'Cadence data source',
+        execArgv: DATA_SOURCE_EXEC_ARGV,
         stdio: 'inherit',
         // The owner passphrase travels in the environment, not argv (which other local users can read).
         // So does the nonce the core checks the process with before it sends a credential.

@@ -913,13 +913,24 @@ export const utilityProcess = {
     const env = (options.env as NodeJS.ProcessEnv | undefined) ?? process.env
     const child = (packaged ? unguardedFork : fork)(modulePath, args, {
       execPath: process.execPath,
-      execArgv: ['--import', utilityShim, ...(packaged ? ['--import', asarRegister] : [])],
+      execArgv: [
+        ...((options.execArgv as string[] | undefined) ?? []),
+        '--import',
+        utilityShim,
+        ...(packaged ? ['--import', asarRegister] : []),
+      ],
       cwd: options.cwd as string | undefined,
       env: packaged ? { ...env, [RESOURCES_ENV]: packaged.resourcesPath } : env,
       stdio: [stdio === 'inherit' ? 'ignore' : 'pipe', stdio, stdio, 'ipc'],
     })
     children.add(child)
-    record('utility-fork', { pid: child.pid, modulePath, args, serviceName: options.serviceName })
+    record('utility-fork', {
+      pid: child.pid,
+      modulePath,
+      args,
+      execArgv: options.execArgv,
+      serviceName: options.serviceName,
+    })
     return new UtilityProcess(child)
   },
 }
