@@ -163,7 +163,7 @@ export function splitTrace(events: TraceEvent[], seconds: number): Split {
       )
         counts.gcs++
       if (e.name === 'RasterTask') counts.rasterTasks++
-      if (e.name === 'Graphics.Pipeline.DrawAndSwap' || e.name === 'DrawFrame') counts.draws++
+      if (thread === 'VizCompositorThread' && /DrawAndSwap$/.test(e.name)) counts.draws++
     }
     for (const { event, self } of selves) {
       if (self <= 0) continue
@@ -212,8 +212,6 @@ async function tracePage(page: Page, seconds = SECONDS): Promise<Split> {
   await cdp.detach()
   return splitTrace(events, seconds)
 }
-
-const traceNow = (app: App) => tracePage(app.page)
 
 /** One page's figures: CPU-seconds over `SECONDS` untraced (and the media asked meanwhile), then a trace. */
 export interface PageFigures {
@@ -298,7 +296,8 @@ export async function floorFigures(): Promise<PageFigures> {
       await context.resume()
       Object.assign(window, { floorContext: context })
     })
-    await new Promise((done) => setTimeout(done, 3000))
+    // Longer than the app's 3 s: a browser just started still settles for some seconds.
+    await new Promise((done) => setTimeout(done, 8000))
     return await measure(page)
   } finally {
     await browser.close()
@@ -319,7 +318,7 @@ async function traceVariants(variants: string[]): Promise<void> {
   const app = await startApp()
   try {
     await app.page.getByTestId('now-playing').waitFor()
-    const songs = await findSongs(app, 4, (song) => playable(song) && (song.duration ?? 0) > 30_000)
+    const songs = await findSongs(app, 12, (song) => playable(song) && (song.duration ?? 0) > 30_000)
     await playSongs(app.page, songs)
     await waitForClock(app.page, 0.3, 30_000)
     await app.page.getByTestId('player-cover').click()
@@ -332,7 +331,7 @@ async function traceVariants(variants: string[]): Promise<void> {
         document.head.append(style)
       }, css)
       await new Promise((done) => setTimeout(done, 2000))
-      printSplit(`now-playing with ${JSON.stringify(css)}`, await traceNow(app))
+      printFigures(`now-playing with ${JSON.stringify(css)}`, await measure(app.page, app))
     }
   } finally {
     await app.close()
