@@ -1,9 +1,11 @@
 import { pathToFileURL } from 'node:url'
+import { chromium } from 'playwright-core'
 import type { Page } from 'playwright-core'
-import { startApp } from '../e2e/harness'
+import { CHROMIUM_FLAGS, findChromium, startApp } from '../e2e/harness'
 import type { App } from '../e2e/harness'
 import { findSongs, playSongs, playable, waitForClock } from '../e2e/playback-support'
-import { traceDuring } from './ui'
+import { countCpu, formatCpu } from './cpu'
+import type { CpuSeconds } from './cpu'
 import type { TraceEvent } from './ui'
 
 /**
@@ -11,8 +13,12 @@ import type { TraceEvent } from './ui'
  * (CDP `Tracing`, every process) of `SECONDS` on the now-playing screen and then on a playlist page, each
  * from 3 s after it opened, split by what ran: each event's self time (its duration less its children's)
  * is put in one part by its name, and whole threads that only do one thing (the compositor's, the raster
- * workers', the GPU process's, the audio threads) by the thread. Prints one table (ms per second of
- * trace) and the events that cost most, to find what to remove. Runs in the end-to-end harness (muted).
+ * workers', the GPU process's, the audio threads) by the thread, on the thread's CPU clock (`tdur`) where
+ * the event has one. Before each trace, the same stretch untraced is counted in CPU-seconds per process
+ * (`cpu.ts`), with the media requests made meanwhile. Last, the floor: a blank page of the same Chromium
+ * (same flags) playing a looped tone through a gain and a compressor, counted and traced the same way.
+ * Prints per page the CPU-seconds, the split (ms per second of trace), the counts a second and the events
+ * that cost most, to find what to remove. Runs in the end-to-end harness (muted).
  */
 
 const SECONDS = Number(process.env.TRACE_SECONDS ?? 10)
@@ -100,9 +106,15 @@ export interface Split {
   threads: Array<[string, number]>
   /** The costliest event names on the renderer's main thread (self ms per second). */
   top: Array<[string, number]>
-  /** Per second: main-thread frames (`ProxyMain::BeginMainFrame`), paints, raster tasks, frames drawn. */
-  counts: Record<'frames' | 'paints' | 'rasterTasks' | 'draws', number>
+  /**
+   * Per second: main-thread frames (`ProxyMain::BeginMainFrame`), paints, layouts, style recalcs
+   * (`UpdateLayoutTree`), raster tasks, frames drawn by the display compositor, GC events, and timers fired.
+   */
+  counts: Record<Count, number>
 }
+
+const COUNTS = ['frames', 'paints', 'layouts', 'styles', 'rasterTasks', 'draws', 'gcs', 'timers'] as const
+type Count = (typeof COUNTS)[number]
 
 /** Splits a trace's events into the parts, per second of `seconds`. */
 export function splitTrace(events: TraceEvent[], seconds: number): Split {
@@ -119,11 +131,13 @@ export function splitTrace(events: TraceEvent[], seconds: number): Split {
   const parts = Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number>
   const threads = new Map<string, number>()
   const top = new Map<string, number>()
-  const counts = { frames: 0, paints: 0, rasterTasks: 0, draws: 0 }
+  const counts = Object.fromEntries(COUNTS.map((c) => [c, 0])) as Record<Count, number>
   for (const [key, list] of byThread) {
     const thread = names.get(key) ?? 'unnamed'
     list.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))
     // Self time: each event's duration less the durations of the events directly inside it.
+    // On the thread's CPU clock where the event has one (time the thread ran), else wall time.
+    const cost = (e: TraceEvent) => e.tdur ?? e.dur ?? 0
     const stack: Array<{ end: number; event: TraceEvent; self: number }> = []
     const selves: Array<{ event: TraceEvent; self: number }> = []
     const close = (until: number) => {
@@ -132,16 +146,24 @@ export function splitTrace(events: TraceEvent[], seconds: number): Split {
     for (const e of list) {
       close(e.ts)
       const dur = e.dur ?? 0
-      if (stack.length) stack.at(-1)!.self -= Math.min(dur, stack.at(-1)!.end - e.ts)
-      stack.push({ end: e.ts + dur, event: e, self: dur })
+      if (stack.length) stack.at(-1)!.self -= Math.min(cost(e), stack.at(-1)!.self)
+      stack.push({ end: e.ts + dur, event: e, self: cost(e) })
     }
     close(Number.POSITIVE_INFINITY)
     const whole = partOfThread(thread)
     for (const e of list) {
       if (thread === 'CrRendererMain' && e.name === 'ProxyMain::BeginMainFrame') counts.frames++
       if (thread === 'CrRendererMain' && e.name === 'Paint') counts.paints++
+      if (thread === 'CrRendererMain' && e.name === 'Layout') counts.layouts++
+      if (thread === 'CrRendererMain' && e.name === 'UpdateLayoutTree') counts.styles++
+      if (thread === 'CrRendererMain' && e.name === 'TimerFire') counts.timers++
+      if (
+        thread === 'CrRendererMain' &&
+        /^(MajorGC|MinorGC|V8\.GC_SCAVENGER|V8\.GC_MARK_COMPACTOR)$/.test(e.name)
+      )
+        counts.gcs++
       if (e.name === 'RasterTask') counts.rasterTasks++
-      if (e.name === 'Graphics.Pipeline.DrawAndSwap' || e.name === 'DrawFrame') counts.draws++
+      if (thread === 'VizCompositorThread' && /DrawAndSwap$/.test(e.name)) counts.draws++
     }
     for (const { event, self } of selves) {
       if (self <= 0) continue
@@ -158,12 +180,7 @@ export function splitTrace(events: TraceEvent[], seconds: number): Split {
     parts,
     threads: [...threads].sort((a, b) => b[1] - a[1]).slice(0, 10),
     top: [...top].sort((a, b) => b[1] - a[1]).slice(0, 12),
-    counts: {
-      frames: counts.frames / seconds,
-      paints: counts.paints / seconds,
-      rasterTasks: counts.rasterTasks / seconds,
-      draws: counts.draws / seconds,
-    },
+    counts: Object.fromEntries(COUNTS.map((c) => [c, counts[c] / seconds])) as Record<Count, number>,
   }
 }
 
@@ -171,7 +188,7 @@ const f = (n: number) => n.toFixed(2)
 
 export function printSplit(label: string, split: Split): void {
   console.log(
-    `${label}: ${PARTS.map((p) => `${p} ${f(split.parts[p])}`).join(', ')} ms/s (event self time, wall)`,
+    `${label}: ${PARTS.map((p) => `${p} ${f(split.parts[p])}`).join(', ')} ms/s (event self time, thread CPU clock)`,
     `\n  per second: ${Object.entries(split.counts)
       .map(([name, n]) => `${name} ${n.toFixed(1)}`)
       .join(', ')}`,
@@ -182,14 +199,41 @@ export function printSplit(label: string, split: Split): void {
   )
 }
 
-/** Traces `SECONDS` of `page` as it is. */
-async function traceNow(app: App): Promise<Split> {
-  const { events } = await traceDuring(
-    app,
-    CATEGORIES,
-    () => new Promise((done) => setTimeout(done, SECONDS * 1000)),
-  )
-  return splitTrace(events, SECONDS)
+/** Traces `seconds` of `page` as it is. */
+async function tracePage(page: Page, seconds = SECONDS): Promise<Split> {
+  const cdp = await page.context().newCDPSession(page)
+  const events: TraceEvent[] = []
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])))
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve))
+  await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' })
+  await new Promise((done) => setTimeout(done, seconds * 1000))
+  await cdp.send('Tracing.end')
+  await complete
+  await cdp.detach()
+  return splitTrace(events, seconds)
+}
+
+/** One page's figures: CPU-seconds over `SECONDS` untraced (and the media asked meanwhile), then a trace. */
+export interface PageFigures {
+  cpu: CpuSeconds
+  media: { requests: number; bytes: number }
+  split: Split
+}
+
+/** Bytes served of a media answer, from its `Content-Range` (`bytes a-b/n`). */
+const servedBytes = (contentRange?: string) => {
+  const match = /bytes (\d+)-(\d+)/.exec(contentRange ?? '')
+  return match ? Number(match[2]) - Number(match[1]) + 1 : 0
+}
+
+async function measure(page: Page, app?: App): Promise<PageFigures> {
+  const from = app?.mediaRequests.length ?? 0
+  const counting = await countCpu()
+  await new Promise((done) => setTimeout(done, SECONDS * 1000))
+  const cpu = await counting.stop()
+  const asked = app?.mediaRequests.slice(from) ?? []
+  const media = { requests: asked.length, bytes: asked.reduce((n, r) => n + servedBytes(r.contentRange), 0) }
+  return { cpu, media, split: await tracePage(page) }
 }
 
 async function openFirstPlaylist(page: Page) {
@@ -198,7 +242,7 @@ async function openFirstPlaylist(page: Page) {
   await page.getByTestId('song-row').first().waitFor()
 }
 
-export async function traceWhilePlaying(): Promise<{ nowPlaying: Split; list: Split }> {
+export async function traceWhilePlaying(): Promise<{ nowPlaying: PageFigures; list: PageFigures }> {
   const app = await startApp()
   try {
     await app.page.getByTestId('now-playing').waitFor()
@@ -207,15 +251,63 @@ export async function traceWhilePlaying(): Promise<{ nowPlaying: Split; list: Sp
     await waitForClock(app.page, 0.3, 30_000)
     await app.page.getByTestId('player-cover').click()
     await new Promise((done) => setTimeout(done, 3000))
-    const nowPlaying = await traceNow(app)
+    const nowPlaying = await measure(app.page, app)
     await app.page.keyboard.press('Escape')
     await openFirstPlaylist(app.page)
     await new Promise((done) => setTimeout(done, 3000))
-    const list = await traceNow(app)
+    const list = await measure(app.page, app)
     return { nowPlaying, list }
   } finally {
     await app.close()
   }
+}
+
+/**
+ * The floor: the same Chromium (the harness's flags, muted as it is) with a blank page playing a looped
+ * 440 Hz tone through a gain and a `DynamicsCompressorNode` at `latencyHint: 'interactive'`, from 3 s
+ * after it starts: what Chromium's audio path costs here before any of the app's work.
+ */
+export async function floorFigures(): Promise<PageFigures> {
+  const browser = await chromium.launch({
+    executablePath: findChromium(),
+    args: CHROMIUM_FLAGS,
+    headless: true,
+  })
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
+    await page.setContent('<p>floor</p>')
+    await page.evaluate(async () => {
+      const context = new AudioContext({ latencyHint: 'interactive' })
+      const limiter = context.createDynamicsCompressor()
+      limiter.connect(context.destination)
+      const gain = context.createGain()
+      gain.gain.value = 0.3
+      gain.connect(limiter)
+      const tone = context.createBuffer(2, context.sampleRate, context.sampleRate)
+      for (let c = 0; c < 2; c++)
+        tone
+          .getChannelData(c)
+          .forEach((_, i, data) => (data[i] = Math.sin((2 * Math.PI * 440 * i) / context.sampleRate)))
+      const source = context.createBufferSource()
+      source.buffer = tone
+      source.loop = true
+      source.connect(gain)
+      source.start()
+      await context.resume()
+      Object.assign(window, { floorContext: context })
+    })
+    // Longer than the app's 3 s: a browser just started still settles for some seconds.
+    await new Promise((done) => setTimeout(done, 8000))
+    return await measure(page)
+  } finally {
+    await browser.close()
+  }
+}
+
+export function printFigures(label: string, figures: PageFigures): void {
+  console.log(`${label}\n  CPU: ${formatCpu(figures.cpu)}`)
+  console.log(`  media while counted: ${figures.media.requests} requests, ${figures.media.bytes} bytes`)
+  printSplit('  trace', figures.split)
 }
 
 /**
@@ -226,7 +318,7 @@ async function traceVariants(variants: string[]): Promise<void> {
   const app = await startApp()
   try {
     await app.page.getByTestId('now-playing').waitFor()
-    const songs = await findSongs(app, 4, (song) => playable(song) && (song.duration ?? 0) > 30_000)
+    const songs = await findSongs(app, 12, (song) => playable(song) && (song.duration ?? 0) > 30_000)
     await playSongs(app.page, songs)
     await waitForClock(app.page, 0.3, 30_000)
     await app.page.getByTestId('player-cover').click()
@@ -239,7 +331,7 @@ async function traceVariants(variants: string[]): Promise<void> {
         document.head.append(style)
       }, css)
       await new Promise((done) => setTimeout(done, 2000))
-      printSplit(`now-playing with ${JSON.stringify(css)}`, await traceNow(app))
+      printFigures(`now-playing with ${JSON.stringify(css)}`, await measure(app.page, app))
     }
   } finally {
     await app.close()
@@ -249,8 +341,21 @@ async function traceVariants(variants: string[]): Promise<void> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.env.TRACE_VARIANTS) {
   await traceVariants(JSON.parse(process.env.TRACE_VARIANTS) as string[])
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { loadavg } = await import('node:os')
+  const load = loadavg()
   const { nowPlaying, list } = await traceWhilePlaying()
-  console.log(`npx tsx test/bench/trace.ts: ${SECONDS} s traced on each page while a song plays\n`)
-  printSplit('now-playing screen', nowPlaying)
-  printSplit('playlist page', list)
+  const floor = await floorFigures()
+  console.log(
+    `npx tsx test/bench/trace.ts: ${SECONDS} s counted, then ${SECONDS} s traced, on each page while a song plays; load average ${load.map((n) => n.toFixed(1)).join(' ')} at the start, ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')} at the end\n`,
+  )
+  printFigures('now-playing screen', nowPlaying)
+  printFigures('playlist page', list)
+  printFigures('floor (blank page, a tone through a gain and a compressor)', floor)
+  const above = (page: PageFigures) =>
+    ((page.cpu.chromium / page.cpu.seconds - floor.cpu.chromium / floor.cpu.seconds) * 100).toFixed(2)
+  console.log(
+    `\nabove the floor (Chromium's processes, % of a core): now-playing +${above(nowPlaying)} points, playlist page +${above(list)} points`,
+  )
 }

@@ -15,7 +15,7 @@ import { serveStatic } from '../support/static-server'
 import { OWNER_PASSPHRASE } from '../support/phone'
 import { CHROMIUM_FLAGS, findChromium } from '../support/chromium'
 import { fulfilFromHandler } from '../support/scheme-route'
-import { answerSchemeFetch } from '../support/scheme-fetch'
+import { schemeOverHttp } from '../support/scheme-http'
 import { MEDIA_SCHEME } from '@shared/player/media-url'
 
 /**
@@ -159,7 +159,11 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
       sourceUrl = server.url
     }
 
-    const web = await serveStatic(RENDERER_DIR)
+    // The page's fetches on the media scheme reach main's handler through the renderer's own origin,
+    // streamed by Chromium's network stack as Electron's protocol.handle answers are (scheme-http.ts).
+    const web = await serveStatic(RENDERER_DIR, (req, res) =>
+      schemeOverHttp(MEDIA_SCHEME, recordedMedia)(req, res),
+    )
     cleanups.push(() => web.close())
     const appUrl = web.url
 
@@ -286,9 +290,6 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
     await ctx.route(
       (url) => url.protocol === `${MEDIA_SCHEME}:`,
       (route) => fulfilFromHandler(route, recordedMedia),
-    )
-    await ctx.exposeBinding('__cadenceMedia', (_source, request: string) =>
-      answerSchemeFetch(recordedMedia, request),
     )
     await ctx.addInitScript({ content: await testPreload() })
     const page = await ctx.newPage()

@@ -3,7 +3,7 @@ import type { CadenceBridge } from '@shared/ipc/bridge'
 import type { EventName } from '@shared/ipc/contract'
 import { MEDIA_SCHEME } from '@shared/player/media-url'
 import { exposeInMainWorld } from '../electron/stand-in/context-bridge'
-import { installSchemeFetch } from '../support/scheme-fetch'
+import { installSchemeFetchOverHttp } from '../support/scheme-http'
 
 /**
  * The end-to-end tests' preload: the same `createBridge` as Electron's preload, over a transport made
@@ -40,6 +40,6 @@ const bridge = createBridge({
 })
 exposeInMainWorld(window, 'cadence', bridge)
 
-// What Electron's supportFetchAPI privilege gives the media scheme (see scheme-fetch.ts).
-const media = (window as unknown as { __cadenceMedia(request: string): Promise<string> }).__cadenceMedia
-installSchemeFetch(window, MEDIA_SCHEME, media)
+// What Electron's supportFetchAPI privilege gives the media scheme (see scheme-http.ts): on the app's
+// own origin, which the harness's static server answers with main's handler.
+if (location.origin.startsWith('http')) installSchemeFetchOverHttp(window, MEDIA_SCHEME, location.origin)

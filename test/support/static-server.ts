@@ -1,5 +1,5 @@
 import { createServer } from 'node:http'
-import type { Server } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { readFile, stat } from 'node:fs/promises'
 import { extname, join, normalize, resolve, sep } from 'node:path'
 
@@ -13,10 +13,17 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 }
 
-/** Serves a built folder (the renderer) on 127.0.0.1, the way Electron loads it from disk. */
-export async function serveStatic(root: string): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * Serves a built folder (the renderer) on 127.0.0.1, the way Electron loads it from disk. `route`, when
+ * given, sees each request first and answers it itself by returning true (the media bridge's prefix).
+ */
+export async function serveStatic(
+  root: string,
+  route?: (req: IncomingMessage, res: ServerResponse) => boolean,
+): Promise<{ url: string; close(): Promise<void> }> {
   const base = resolve(root)
   const server: Server = createServer(async (req, res) => {
+    if (route?.(req, res)) return
     try {
       const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
       let file = normalize(join(base, path))
