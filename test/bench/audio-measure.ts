@@ -93,7 +93,7 @@ export interface Boundary {
   silenceMs: number
   /** The largest difference from the continued signal within 5 ms of it, as a fraction of its peak. */
   largestOff: number
-  /** The same 1 s before the boundary, inside the track: what the codec itself leaves. */
+  /** The same 100 ms before the boundary, inside the track: what the codec itself leaves. */
   ownOff: number
 }
 
@@ -102,7 +102,8 @@ export interface Boundary {
  * one after the other, as recorded in `rec` from about frame `start` (where time 0 is heard, within
  * 100 ms): at each boundary, where the stretch 60–20 ms before it and the one 20–60 ms after it are heard
  * (each by correlation with the signal): the difference between the two offsets is the time the
- * boundary added. The stretch after is searched 300 ms either way, so a gap up to that is measured too.
+ * boundary added. Each stretch is searched 300 ms either way of where it should be (2 s when nothing
+ * there matches), so a gap up to that is measured too.
  */
 export function measureBoundaries(
   rec: Float32Array,
@@ -113,13 +114,19 @@ export function measureBoundaries(
   peak: number,
 ): { start: number; boundaries: Boundary[] } {
   const n = Math.round(0.04 * rate)
-  const first = locate(rec, reference, 0.05, n, start + 0.05 * rate, 0.1 * rate, rate)
+  // Searched 300 ms either way of where it should be, then 2 s when nothing there matches well (a
+  // drop-out inside the track, under load, moves what follows).
+  const find = (t: number, guess: number) => {
+    const near = locate(rec, reference, t, n, guess, 0.3 * rate, rate)
+    return near.correlation > 0.9 ? near : locate(rec, reference, t, n, guess, 2 * rate, rate)
+  }
+  const first = find(0.05, start + 0.05 * rate)
   let offset = first.frame - 0.05 * rate
   const found: Boundary[] = []
   for (const t of boundaries) {
-    const before = locate(rec, reference, t - 0.06, n, offset + (t - 0.06) * rate, 0.02 * rate, rate)
+    const before = find(t - 0.06, offset + (t - 0.06) * rate)
     const offBefore = before.frame - (t - 0.06) * rate
-    const after = locate(rec, reference, t + 0.02, n, offBefore + (t + 0.02) * rate, 0.3 * rate, rate)
+    const after = find(t + 0.02, offBefore + (t + 0.02) * rate)
     const offAfter = after.frame - (t + 0.02) * rate
     const at = Math.round(offBefore + t * rate)
     // The gain of the recording against the signal, from the stretch before.
@@ -151,7 +158,7 @@ export function measureBoundaries(
       correlation: [before.correlation, after.correlation],
       silenceMs: (silence / rate) * 1000,
       largestOff: largestOffAround(Math.round(offAfter + t * rate), offBefore, offAfter),
-      ownOff: largestOffAround(Math.round(offBefore + (t - 1) * rate), offBefore, offBefore),
+      ownOff: largestOffAround(Math.round(offBefore + (t - 0.1) * rate), offBefore, offBefore),
     })
     offset = offAfter
   }
@@ -202,7 +209,8 @@ export function burstOnsets(
 /**
  * The rate at which song time passes in a recording with a burst every `period` seconds of the song:
  * the onsets (frames) numbered by their expected spacing at `expectedSpeed` (a burst missed leaves a
- * number out), then a least-squares line through frame against number: `period` / its slope in seconds.
+ * number out), then the median of the slopes between every two of them (Theil–Sen: a drop-out that
+ * moves the onsets after it moves few of the slopes), `period` over it in seconds.
  */
 export function speedFromOnsets(
   onsets: number[],
@@ -213,15 +221,24 @@ export function speedFromOnsets(
   if (onsets.length < 3) return Number.NaN
   const spacing = (period / expectedSpeed) * rate
   const numbers = onsets.map((frame) => Math.round((frame - onsets[0]) / spacing))
-  const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length
-  const [mx, my] = [mean(numbers), mean(onsets)]
-  let sxy = 0
-  let sxx = 0
-  numbers.forEach((k, i) => {
-    sxy += (k - mx) * (onsets[i] - my)
-    sxx += (k - mx) ** 2
-  })
-  return period / (sxy / sxx / rate)
+  const slopes: number[] = []
+  for (let i = 0; i < onsets.length; i++)
+    for (let j = i + 1; j < onsets.length; j++)
+      if (numbers[j] > numbers[i]) slopes.push((onsets[j] - onsets[i]) / (numbers[j] - numbers[i]))
+  slopes.sort((a, b) => a - b)
+  const middle = slopes.length / 2
+  const slope = slopes.length % 2 ? slopes[Math.floor(middle)] : (slopes[middle - 1] + slopes[middle]) / 2
+  return period / (slope / rate)
+}
+
+/** Whether `x[from, from + n)` holds a drop-out: 0.5 ms or more of silence (under −60 dBFS) in a row. */
+export function hasDropout(x: Float32Array, from: number, n: number, rate: number): boolean {
+  let run = 0
+  for (let i = from; i < from + n; i++) {
+    run = Math.abs(x[i] ?? 0) < 0.001 ? run + 1 : 0
+    if (run >= rate / 2000) return true
+  }
+  return false
 }
 
 export interface CrossfadeCurves {
@@ -234,14 +251,16 @@ export interface CrossfadeCurves {
   sumDb: [number, number]
   /** The largest difference of each song's level from the equal-power curve over the middle 80 % (dB). */
   curveOffDb: [number, number]
+  /** Windows left out of the figures above because they hold a drop-out (`hasDropout`). */
+  dropoutWindows: number
 }
 
 /**
  * A crossfade from a tone of `outHz` to one of `inHz` (of the same level) in `x[from, to)`: each tone's
  * amplitude in 10 ms windows every 10 ms (whole periods of both, so they do not leak into each other),
- * against its own level (the outgoing's median over the first `steady` frames, the incoming's over the
- * last). Equal-power curves (cos out, sin in) make the share of the incoming, b² / (a² + b²), sin² of
- * the overlap's progress: its inverse is a line in time, fitted where the share is 5–95 %.
+ * against its own level (the 90th percentile of its windows). Equal-power curves (cos out, sin in) make the share of the incoming, b² / (a² + b²), sin² of
+ * the overlap's progress: its inverse is a line in time, fitted where the share is 5–95 %. Windows
+ * holding a drop-out (the output starved, under load) are left out and counted.
  */
 export function measureCrossfade(
   x: Float32Array,
@@ -250,19 +269,23 @@ export function measureCrossfade(
   outHz: number,
   inHz: number,
   rate: number,
-  steady: number,
 ): CrossfadeCurves {
   const window = Math.round(rate / 100)
   const a = toneTrack(x, from, to, outHz, rate, window, window)
   const b = toneTrack(x, from, to, inHz, rate, window, window)
-  const median = (list: number[]) => [...list].sort((p, q) => p - q)[Math.floor(list.length / 2)]
-  const steadyWindows = Math.floor(steady / window)
-  const aLevel = median(a.slice(0, steadyWindows))
-  const bLevel = median(b.slice(-steadyWindows))
+  const broken = a.map((_, k) => hasDropout(x, from + k * window, window, rate))
+  // Each song's own level: the 90th percentile of its windows without a drop-out (a fade only lowers it).
+  const level = (list: number[]) => {
+    const clean = list.filter((_, k) => !broken[k]).sort((p, q) => p - q)
+    return clean[Math.floor(clean.length * 0.9)]
+  }
+  const aLevel = level(a)
+  const bLevel = level(b)
   const an = a.map((v) => v / aLevel)
   const bn = b.map((v) => v / bLevel)
   const points: Array<[number, number]> = []
   an.forEach((av, k) => {
+    if (broken[k]) return
     const share = bn[k] ** 2 / (av ** 2 + bn[k] ** 2)
     if (share > 0.05 && share < 0.95) points.push([k + 0.5, (2 / Math.PI) * Math.asin(Math.sqrt(share))])
   })
@@ -281,9 +304,14 @@ export function measureCrossfade(
   let high = Number.NEGATIVE_INFINITY
   let outOff = 0
   let inOff = 0
+  let dropoutWindows = 0
   for (let k = 0; k < an.length; k++) {
     const progress = (k + 0.5 - k0) / length
     if (progress < 0 || progress > 1) continue
+    if (broken[k]) {
+      dropoutWindows++
+      continue
+    }
     const sum = 10 * Math.log10(an[k] ** 2 + bn[k] ** 2 + 1e-24)
     low = Math.min(low, sum)
     high = Math.max(high, sum)
@@ -291,15 +319,16 @@ export function measureCrossfade(
     outOff = Math.max(outOff, Math.abs(dB(an[k]) - dB(Math.cos((Math.PI / 2) * progress))))
     inOff = Math.max(inOff, Math.abs(dB(bn[k]) - dB(Math.sin((Math.PI / 2) * progress))))
   }
-  const firstIn = bn.findIndex((v) => v > 0.01)
+  const firstIn = bn.findIndex((v, k) => v > 0.01 && !broken[k])
   let lastOut = an.length - 1
-  while (lastOut > 0 && an[lastOut] <= 0.01) lastOut--
+  while (lastOut > 0 && (an[lastOut] <= 0.01 || broken[lastOut])) lastOut--
   return {
     seconds: (length * window) / rate,
     startFrame: from + k0 * window,
     heardSeconds: ((lastOut - firstIn + 1) * window) / rate,
     sumDb: [low, high],
     curveOffDb: [outOff, inOff],
+    dropoutWindows,
   }
 }
 
@@ -360,4 +389,37 @@ export function toneLevelDb(x: Float32Array, from: number, n: number, hz: number
   let sum = 0
   for (let i = 0; i < frames; i++) sum += (x[from + i] ?? 0) ** 2
   return 10 * Math.log10(sum / frames + 1e-24)
+}
+
+/**
+ * A tone's level (dB, of its amplitude) somewhere in `x[from, to)`: the highest Hann-windowed amplitude
+ * of `hz` over windows of 8 of its periods (at least 50 ms) every 5 ms, among those without a
+ * drop-out; NaN when every window holds one. Where the tone sits in the span need not be known (a
+ * drop-out under load moves what follows), and a neighbour a third of an octave away (two bins off, or
+ * more from 50 ms windows) stays about 30 dB under it.
+ */
+export function toneLevelIn(x: Float32Array, from: number, to: number, hz: number, rate: number): number {
+  const n = Math.max(Math.round(0.05 * rate), Math.round((8 * rate) / hz))
+  const w = (2 * Math.PI * hz) / rate
+  const cos = new Float64Array(n)
+  const sin = new Float64Array(n)
+  let sum = 0
+  for (let i = 0; i < n; i++) {
+    const hann = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / n)
+    cos[i] = hann * Math.cos(w * i)
+    sin[i] = hann * Math.sin(w * i)
+    sum += hann
+  }
+  let best = 0
+  for (let at = Math.max(0, from); at + n <= Math.min(to, x.length); at += Math.round(rate / 200)) {
+    if (hasDropout(x, at, n, rate)) continue
+    let re = 0
+    let im = 0
+    for (let i = 0; i < n; i++) {
+      re += x[at + i] * cos[i]
+      im += x[at + i] * sin[i]
+    }
+    best = Math.max(best, (2 * Math.hypot(re, im)) / sum)
+  }
+  return best > 0 ? dB(best) : Number.NaN
 }
