@@ -66,7 +66,7 @@ export const silentAt = (rec: Float32Array[], i: number) =>
 
 /** The first frame over the silence threshold in [from, to) (the recording's end by default). */
 export function firstSound(rec: Float32Array[], from: number, to = rec[0].length): number {
-  let i = Math.max(0, from)
+  let i = Math.max(0, Math.round(from))
   while (i < Math.min(to, rec[0].length) && silentAt(rec, i)) i++
   return i < Math.min(to, rec[0].length) ? i : Number.NaN
 }
@@ -75,7 +75,7 @@ export function firstSound(rec: Float32Array[], from: number, to = rec[0].length
 export function dropouts(rec: Float32Array[], from: number, to: number, rate = RATE): number[] {
   const found: number[] = []
   let runStart = -1
-  for (let i = Math.max(0, from); i < Math.min(to, rec[0].length); i++) {
+  for (let i = Math.max(0, Math.round(from)); i < Math.min(to, rec[0].length); i++) {
     if (silentAt(rec, i)) {
       if (runStart < 0) runStart = i
     } else {

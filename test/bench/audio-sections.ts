@@ -71,20 +71,20 @@ async function gaplessAlbum(run: SectionRun, format: AlbumFormat) {
   )
   const label = ALBUM_FORMATS[format].label
   const albumFrames = ((ALBUM_CUTS[ALBUM_CUTS.length - 1] / ALBUM_RATE) * RATE) | 0
-  const heard = dropouts(rec, measured.start, measured.start + albumFrames)
+  const heard = dropouts(rec, Math.round(measured.start), Math.round(measured.start) + albumFrames)
   console.log(
     `\n${label}: ${tracks.length} tracks cut at samples ${ALBUM_CUTS.slice(1, -1).join(', ')} (44.1 kHz; no frame boundary), ${albums.size === 1 ? 'one album' : `${albums.size} albums`} on the data source; silences of 1 ms or more anywhere in the album (drop-outs) ${heard.length}`,
   )
   measured.boundaries.forEach((b, i) => {
     console.log(
-      `  boundary ${i + 1}: time added ${fmt(b.addedMs, 3)} ms; longest silence within 50 ms ${fmt(b.silenceMs, 2)} ms; largest step from the continued signal within 5 ms ${fmt(100 * b.largestOff, 1)} % of its peak (inside the track, 100 ms before: ${fmt(100 * b.ownOff, 1)} %); correlation before/after ${fmt(b.correlation[0], 3)}/${fmt(b.correlation[1], 3)}`,
+      `  boundary ${i + 1}: time added ${fmt(b.addedMs, 3)} ms; longest silence within 50 ms ${fmt(b.silenceMs, 2)} ms; largest step from the continued signal within 5 ms ${fmt(100 * b.largestOff, 1)} % of its peak (inside the track, 100 ms before: ${fmt(100 * b.ownOff, 1)} %); correlation before/after ${fmt(b.correlation[0], 3)}/${fmt(b.correlation[1], 3)}${Math.min(...b.correlation) < 0.95 ? ' (under 0.95: a drop-out in the stretches measured, so the figure is the drop-out, not the boundary)' : ''}`,
     )
     run.figures.push({
       figure: `${label.split(' (')[0]}${format === 'm4a' ? ' (edit list)' : format === 'm4a-itunes' ? ' (iTunSMPB)' : ''}: boundary ${i + 1}`,
       value: Number(b.addedMs.toFixed(3)),
       unit: 'ms added',
       target: '|x| ≤ 1',
-      note: `silence ${fmt(b.silenceMs, 2)} ms, step ${fmt(100 * b.largestOff, 1)} %`,
+      note: `${Math.min(...b.correlation) < 0.95 ? 'a drop-out in the stretches; ' : ''}silence ${fmt(b.silenceMs, 2)} ms`,
     })
   })
 }

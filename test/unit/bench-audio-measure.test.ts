@@ -24,7 +24,7 @@ const sine = (hz: number, seconds: number, amplitude = 0.25) =>
     (_, i) => amplitude * Math.sin((2 * Math.PI * hz * i) / RATE),
   )
 
-describe('bench:audio analysis', () => {
+describe('bench:audio analysis', { timeout: 60_000 }, () => {
   it('finds the time a boundary adds: a gap of 0.5 ms, 3 frames lost, none', () => {
     // The album's signal from 0.2 s into the "recording", with boundaries at 2, 4 and 6 s of it:
     // 24 frames of silence at the first, 3 frames dropped at the second, nothing at the third.
@@ -131,7 +131,7 @@ describe('bench:audio analysis', () => {
   })
 })
 
-describe('bench:audio analysis, the equaliser sweep', () => {
+describe('bench:audio analysis, the equaliser sweep', { timeout: 60_000 }, () => {
   it('finds a step’s tone wherever it sits, past a drop-out, apart from its neighbours', () => {
     // 0.4 s steps of 1000, 1260 (6 dB up) and 1587 Hz; 20 ms of silence inside the middle step.
     const steps = [
