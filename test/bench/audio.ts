@@ -36,6 +36,8 @@ import {
  * output; Chromium (the e2e harness: real renderer, core and reference server) started without
  * `--mute-audio` and pointed at it; the sink's monitor recorded with `parec` (48 kHz, s16le, stereo).
  * Each figure's method and the runs are in docs/bench/playback-results.md. Figures, not pass/fail.
+ * After this file's run (`main`), the sections of `audio-sections.ts` (a gapless album, speed changes,
+ * a crossfade, the equaliser's response) in an app of their own; `--only` picks sections.
  * Needs `npx electron-vite build`, pulseaudio and pulseaudio-utils.
  */
 
@@ -53,6 +55,17 @@ const LONG_SECONDS = 12
 const SEEK_TARGETS_S = [5, 10, 15]
 /** BENCH_CHROMIUM_ARGS: extra Chromium flags, to compare (e.g. `--audio-buffer-size=128`). */
 const EXTRA_CHROMIUM_ARGS = (process.env.BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)
+/**
+ * `-- --only main,gapless-album,speed,crossfade,eq`: the sections to run (default: every one). `main` is
+ * this file's run (`main` below) on the built-in (or `--quirks`) source with its floors; the others (`audio-sections.ts`)
+ * run in one app of their own on the reference source serving a music folder of test signals.
+ */
+const onlyAt = process.argv.indexOf('--only')
+const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '').split(',').filter(Boolean) : undefined
+const unknown = (only ?? []).filter(
+  (name) => name !== 'main' && !(SECTIONS as readonly string[]).includes(name),
+)
+if (unknown.length) throw new Error(`--only: no section ${unknown.join(', ')} (main, ${SECTIONS.join(', ')})`)
 const root = await mkdtemp(join(tmpdir(), 'cadence-bench-audio-'))
 const sink = await startNullSink(root, RATE)
 const PULSE_SERVER = sink.server
@@ -961,17 +974,6 @@ async function main() {
   }
 }
 
-/**
- * `-- --only main,gapless-album,speed,crossfade,eq`: the sections to run (default: every one). `main` is
- * the run above on the built-in (or `--quirks`) source with its floors; the others (`audio-sections.ts`)
- * run in one app of their own on the reference source serving a music folder of test signals.
- */
-const onlyAt = process.argv.indexOf('--only')
-const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '').split(',').filter(Boolean) : undefined
-const unknown = (only ?? []).filter(
-  (name) => name !== 'main' && !(SECTIONS as readonly string[]).includes(name),
-)
-if (unknown.length) throw new Error(`--only: no section ${unknown.join(', ')} (main, ${SECTIONS.join(', ')})`)
 try {
   if (!only || only.includes('main')) await main()
   const sections = SECTIONS.filter((name) => !only || only.includes(name))
