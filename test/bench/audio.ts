@@ -57,8 +57,9 @@ const SEEK_TARGETS_S = [5, 10, 15]
 const EXTRA_CHROMIUM_ARGS = (process.env.BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)
 /**
  * `-- --only main,gapless-album,speed,crossfade,eq`: the sections to run (default: every one). `main` is
- * this file's run (`main` below) on the built-in (or `--quirks`) source with its floors; the others (`audio-sections.ts`)
- * run in one app of their own on the reference source serving a music folder of test signals.
+ * this file's run (`main` below) on the built-in (or `--quirks`) source with its floors; the others
+ * (`audio-sections.ts`) run in one app of their own on the reference source serving a music folder of
+ * test signals.
  */
 const onlyAt = process.argv.indexOf('--only')
 const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '').split(',').filter(Boolean) : undefined
