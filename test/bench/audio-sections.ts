@@ -77,7 +77,7 @@ async function gaplessAlbum(run: SectionRun, format: AlbumFormat) {
   )
   measured.boundaries.forEach((b, i) => {
     console.log(
-      `  boundary ${i + 1}: time added ${fmt(b.addedMs, 3)} ms; longest silence within 50 ms ${fmt(b.silenceMs, 2)} ms; largest step from the continued signal within 5 ms ${fmt(100 * b.largestOff, 1)} % of its peak (inside the track, 100 ms before: ${fmt(100 * b.ownOff, 1)} %); correlation before/after ${fmt(b.correlation[0], 3)}/${fmt(b.correlation[1], 3)}${Math.min(...b.correlation) < 0.95 ? ' (under 0.95: a drop-out in the stretches measured, so the figure is the drop-out, not the boundary)' : ''}`,
+      `  boundary ${i + 1}: time added ${fmt(b.addedMs, 3)} ms; longest silence within 50 ms ${fmt(b.silenceMs, 2)} ms; largest step from the continued signal within 5 ms ${fmt(100 * b.largestOff, 1)} % of its peak (inside the track, 100 ms before: ${fmt(100 * b.ownOff, 1)} %); correlation before/after ${fmt(b.correlation[0], 3)}/${fmt(b.correlation[1], 3)}${Math.min(...b.correlation) < 0.95 ? ' (under 0.95: a drop-out in the stretches measured, so the figure is the drop-out, not the boundary)' : b.silenceMs >= 0.5 ? ' (a silence at the boundary: a gap, or a drop-out under load; a gap comes back in every run)' : ''}`,
     )
     run.figures.push({
       figure: `${label.split(' (')[0]}${format === 'm4a' ? ' (edit list)' : format === 'm4a-itunes' ? ' (iTunSMPB)' : ''}: boundary ${i + 1}`,
