@@ -1,16 +1,9 @@
 import { EQ_BANDS } from '@shared/settings'
 import { playSongs, waitForClock } from '../e2e/playback-support'
 import { dropouts, firstSound, fmt, median, RATE, sleep } from './audio-record'
-import type { Band } from './audio-measure'
-import {
-  burstOnsets,
-  hasDropout,
-  equaliserDb,
-  peakFrequency,
-  speedFromOnsets,
-  toneLevelIn,
-  toneTrack,
-} from './audio-measure'
+import type { Band } from './audio-measure-eq'
+import { equaliserDb, toneLevelIn } from './audio-measure-eq'
+import { burstOnsets, hasDropout, peakFrequency, speedFromOnsets, toneTrack } from './audio-measure'
 import { keep, pausePlayer, savedSettings, setSound } from './audio-sections-kit'
 import type { SectionRun } from './audio-sections-kit'
 import { SPEED, SWEEP, sweepHz } from './audio-signals'
