@@ -137,11 +137,11 @@ function presetChain(equaliser: { gains: number[]; preamp: number }): { preamp: 
 /**
  * The equaliser: the sweep (0.4 s steps of a −20 dBFS tone a third of an octave apart) played with the
  * equaliser off, then with each of `PRESETS` chosen in the sound panel. Each step's level is its tone's
- * (`toneLevelIn`: the highest over windows of 12 periods without a drop-out, searched from 0.1 s
- * before the step to 1 s after it, later by the silences heard before it); the response is the preset's level less the level with it off, compared
- * with the preset's own curve: its preamp and ten biquads (the gains main keeps for it, `presetChain`)
- * by the Web Audio specification's formulas, and by Chromium's `getFrequencyResponse` of the same
- * filters in the app's page.
+ * (`toneLevelIn`: the highest over windows of 8 periods without a drop-out, searched from 0.1 s
+ * before the step to 1 s after it, that end later by the silences heard before it); the response is
+ * the preset's level less the level with it off, compared with the preset's own curve: its preamp and
+ * ten biquads (the gains main keeps for it, `presetChain`) by the Web Audio specification's formulas,
+ * and by Chromium's `getFrequencyResponse` of the same filters in the app's page.
  */
 export async function equaliserSection(run: SectionRun): Promise<void> {
   const { page } = run
@@ -182,8 +182,10 @@ export async function equaliserSection(run: SectionRun): Promise<void> {
       // Silences heard so far (drop-outs, under load) push the step later.
       const heard = dropouts(rec, start, Math.round(expected + drift))
       drift = (heard.reduce((sum, length) => sum + length, 0) / 1000) * RATE
-      const from = Math.round(expected + drift - 0.1 * RATE)
-      return toneLevelIn(rec[0], from, Math.round(from + (SWEEP.step + 1) * RATE), hz, RATE)
+      // From 0.1 s before where the step would be with no silence to 1 s after where the silences put it
+      // (a drop-out may delay what follows, or Chromium may skip it to keep its clock).
+      const from = Math.round(expected - 0.1 * RATE)
+      return toneLevelIn(rec[0], from, Math.round(expected + drift + (SWEEP.step + 1) * RATE), hz, RATE)
     })
   }
   const off = levels('off')
