@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import type { Page } from 'playwright-core'
@@ -16,16 +15,32 @@ import { findSongs, playSongs, playable, waitForClock } from '../e2e/playback-su
 import { confirmOnPhone, OWNER_PASSPHRASE } from '../support/phone'
 import { startQuirkProxy } from '../support/quirk-proxy'
 import { startNullSink } from './pulse'
+import { SECTIONS, soundSections } from './audio-sections'
+import { printTable } from './stats'
+import {
+  dropouts,
+  firstSound,
+  fmt,
+  median,
+  ms,
+  RATE,
+  Recorder,
+  silentAt,
+  SILENT,
+  sleep,
+  started,
+} from './audio-record'
 
 /**
  * `npm run bench:audio`: the app's sound, recorded. A private PulseAudio with one null sink as its only
  * output; Chromium (the e2e harness: real renderer, core and reference server) started without
  * `--mute-audio` and pointed at it; the sink's monitor recorded with `parec` (48 kHz, s16le, stereo).
  * Each figure's method and the runs are in docs/bench/playback-results.md. Figures, not pass/fail.
+ * After this file's run (`main`), the sections of `audio-sections.ts` (a gapless album, speed changes,
+ * a crossfade, the equaliser's response) in an app of their own; `--only` picks sections.
  * Needs `npx electron-vite build`, pulseaudio and pulseaudio-utils.
  */
 
-const RATE = 48000
 /** `--before`: the element engine the app had before issue 22, for the before/after table. */
 const before = process.argv.includes('--before')
 /**
@@ -40,65 +55,21 @@ const LONG_SECONDS = 12
 const SEEK_TARGETS_S = [5, 10, 15]
 /** BENCH_CHROMIUM_ARGS: extra Chromium flags, to compare (e.g. `--audio-buffer-size=128`). */
 const EXTRA_CHROMIUM_ARGS = (process.env.BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)
-/** Below this (−60 dBFS) a recorded sample counts as silence. */
-const SILENT = 0.001
+/**
+ * `-- --only main,gapless-album,speed,crossfade,eq`: the sections to run (default: every one). `main` is
+ * this file's run (`main` below) on the built-in (or `--quirks`) source with its floors; the others
+ * (`audio-sections.ts`) run in one app of their own on the reference source serving a music folder of
+ * test signals.
+ */
+const onlyAt = process.argv.indexOf('--only')
+const only = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '').split(',').filter(Boolean) : undefined
+const unknown = (only ?? []).filter(
+  (name) => name !== 'main' && !(SECTIONS as readonly string[]).includes(name),
+)
+if (unknown.length) throw new Error(`--only: no section ${unknown.join(', ')} (main, ${SECTIONS.join(', ')})`)
 const root = await mkdtemp(join(tmpdir(), 'cadence-bench-audio-'))
 const sink = await startNullSink(root, RATE)
 const PULSE_SERVER = sink.server
-const started: ChildProcess[] = []
-
-function run(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  started.push(child)
-  return child
-}
-
-/** The recording: samples (interleaved stereo floats) and when each arrived, to map wall time to samples. */
-class Recorder {
-  private chunks: Buffer[] = []
-  private frames = 0
-  /** The least-delayed estimate of the wall time of frame 0. */
-  startMs = Number.POSITIVE_INFINITY
-  private child?: ChildProcess
-  start() {
-    this.child = run(
-      'parec',
-      [
-        '-d',
-        'bench.monitor',
-        '--format=s16le',
-        `--rate=${RATE}`,
-        '--channels=2',
-        '--latency-msec=5',
-        '--raw',
-      ],
-      { PULSE_SERVER },
-    )
-    this.child.stdout!.on('data', (chunk: Buffer) => {
-      this.chunks.push(chunk)
-      this.frames += chunk.length / 4
-      this.startMs = Math.min(this.startMs, Date.now() - (this.frames / RATE) * 1000)
-    })
-  }
-  stop(): Float32Array[] {
-    this.child?.kill()
-    const all = Buffer.concat(this.chunks)
-    const frames = Math.floor(all.length / 4)
-    const left = new Float32Array(frames)
-    const right = new Float32Array(frames)
-    for (let i = 0; i < frames; i++) {
-      left[i] = all.readInt16LE(i * 4) / 32768
-      right[i] = all.readInt16LE(i * 4 + 2) / 32768
-    }
-    return [left, right]
-  }
-  frameAt(wallMs: number): number {
-    return Math.round(((wallMs - this.startMs) / 1000) * RATE)
-  }
-}
-
-const silentAt = (rec: Float32Array[], i: number) =>
-  Math.abs(rec[0][i]) < SILENT && Math.abs(rec[1][i]) < SILENT
 
 /** The longest run of silence in [from, to): its start and length in frames. */
 function longestSilence(rec: Float32Array[], from: number, to: number): { start: number; length: number } {
@@ -170,13 +141,6 @@ function findInRecording(
   return best
 }
 
-/** The first frame over the silence threshold in [from, to) (the recording's end by default). */
-function firstSound(rec: Float32Array[], from: number, to = rec[0].length): number {
-  let i = Math.max(0, from)
-  while (i < Math.min(to, rec[0].length) && silentAt(rec, i)) i++
-  return i < Math.min(to, rec[0].length) ? i : Number.NaN
-}
-
 /** RMS in dBFS of `frames` frames from `at`. */
 function rmsDb(rec: Float32Array[], at: number, frames: number): number {
   let sum = 0
@@ -239,12 +203,6 @@ async function playerCall(page: Page, action: string, arg?: number) {
     [action, arg] as const,
   )
 }
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]
-/** Frames of the recording as milliseconds. */
-const ms = (frames: number) => (frames / RATE) * 1000
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : String(n))
 
 /**
  * CPU time (% of one core) of the browser's processes over `ms`: the processes descended from this one
@@ -411,21 +369,6 @@ const underrunsOf = (page: Page, contexts: string) =>
     return { events, ms: duration * 1000 }
   })()`) as Promise<{ events: number; ms: number }>
 
-/** Runs of silence of at least 1 ms in [from, to) of a recording that should have none (a tone). */
-function dropouts(rec: Float32Array[], from: number, to: number, rate = RATE): number[] {
-  const found: number[] = []
-  let runStart = -1
-  for (let i = Math.max(0, from); i < Math.min(to, rec[0].length); i++) {
-    if (silentAt(rec, i)) {
-      if (runStart < 0) runStart = i
-    } else {
-      if (runStart >= 0 && i - runStart >= rate / 1000) found.push(((i - runStart) / rate) * 1000)
-      runStart = -1
-    }
-  }
-  return found
-}
-
 interface Floor {
   cpu: Awaited<ReturnType<typeof cpuOver>>
   heardMs: number[]
@@ -455,7 +398,7 @@ async function floors(): Promise<Floor> {
     env: { ...process.env, PULSE_SERVER } as Record<string, string>,
     ignoreDefaultArgs: ['--mute-audio'],
   })
-  const recorder = new Recorder()
+  const recorder = new Recorder(PULSE_SERVER)
   try {
     const page = await browser.newPage()
     await page.setContent(
@@ -632,7 +575,7 @@ async function main() {
   })()`)
   await app.page.reload()
   const t0 = Date.now()
-  const recorder = new Recorder()
+  const recorder = new Recorder(PULSE_SERVER)
   const marks: Record<string, number[]> = {
     boundary: [],
     pause: [],
@@ -1029,10 +972,27 @@ async function main() {
     )
   } finally {
     await close()
-    for (const child of started.reverse()) child.kill()
-    sink.stop()
-    await rm(root, { recursive: true, force: true })
   }
 }
 
-await main()
+try {
+  if (!only || only.includes('main')) await main()
+  const sections = SECTIONS.filter((name) => !only || only.includes(name))
+  if (sections.length) {
+    const figures = await soundSections(sections, {
+      root,
+      pulseServer: PULSE_SERVER,
+      chromiumArgs: EXTRA_CHROMIUM_ARGS,
+    })
+    console.log(
+      `\nnpm run bench:audio -- --only ${sections.join(',')} (load average ${loadavg()
+        .map((v) => v.toFixed(1))
+        .join(' / ')}):\n`,
+    )
+    printTable(figures)
+  }
+} finally {
+  for (const child of started.reverse()) child.kill()
+  sink.stop()
+  await rm(root, { recursive: true, force: true })
+}
