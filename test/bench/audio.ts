@@ -550,7 +550,7 @@ async function main() {
       starts.push({ at: args[0] ?? 0, called: performance.now(), context: this.context })
       return start.apply(this, args)
     }
-    // Media requests on the app's scheme (each crosses the harness's bridge: its cost is Chromium's here).
+    // Media requests on the app's scheme (each through Chromium's network stack to main's handler, as in Electron).
     const media = (window.__benchMedia = { requests: 0, bytes: 0 })
     // When each media request began and how long it took (a click's first one is on its path).
     const timed = (window.__benchTimed = [])
@@ -595,9 +595,9 @@ async function main() {
 
     // Click → first audible sample, 5 times: a song not yet resolved, from silence.
     const clockClicks: number[] = []
-    // The click's first media range, timed in the page: it crosses the end-to-end harness's bridge, which
-    // Electron does not have (the song's resolve crosses another, which cannot be timed from the page:
-    // the bridge object is frozen, as contextBridge makes it).
+    // The click's first media range, timed in the page: through Chromium's network stack to main's
+    // handler, as Electron's protocol.handle path (the song's resolve crosses the IPC bridge, which cannot
+    // be timed from the page: the bridge object is frozen, as contextBridge makes it).
     const firstRanges: number[] = []
     for (const song of songs.slice(0, 5)) {
       const pageMark = (await app.page.evaluate('performance.now()')) as number
@@ -929,7 +929,7 @@ async function main() {
           ', ',
         )} ms), ms: median ${fmt(median(clicks))} (${clicks.map((c) => fmt(c, 0)).join(', ')}; first ${fmt(clicks[0], 0)})`,
       `\n  the same clicks on the audio clock (first start(at) via getOutputTimestamp), ms: median ${fmt(median(clockClicks))} (${clockClicks.map((c) => fmt(c, 0)).join(', ')})`,
-      `\n  of which the first media range through the harness's bridge (Electron has none): ${firstRanges.map((m) => fmt(m)).join(', ')} ms`,
+      `\n  of which the first media range (network stack to main's handler): ${firstRanges.map((m) => fmt(m)).join(', ')} ms`,
     )
     console.log(
       `loudness per song as heard 1-3.5 s after the click, LUFS: ${loudness.map((l) => fmt(l)).join(', ')}; spread ${fmt(spread)} LU`,
@@ -943,7 +943,7 @@ async function main() {
     console.log(
       `CPU of the browser while playing, % of one core, over 8 s from 3 s after each page opened: now-playing ${fmt(cpuNowPlaying.ours)}, list page ${fmt(cpuList.ours)} (the method before, every chromium+playwright process on the machine: ${fmt(cpuNowPlaying.old)}, ${fmt(cpuList.old)})`,
       `\n  the 2.5 s before, as each page opened: now-playing ${fmt(cpuNowPlayingOpening.ours)}, list page ${fmt(cpuListOpening.ours)}`,
-      `\n  media requests meanwhile (each through the test bridge): now-playing ${cpuNowPlaying.requests} (${fmt(cpuNowPlaying.bytes / 2 ** 20)} MiB), list page ${cpuList.requests} (${fmt(cpuList.bytes / 2 ** 20)} MiB)`,
+      `\n  media requests meanwhile: now-playing ${cpuNowPlaying.requests} (${fmt(cpuNowPlaying.bytes / 2 ** 20)} MiB), list page ${cpuList.requests} (${fmt(cpuList.bytes / 2 ** 20)} MiB)`,
       `\n  by process: now-playing ${cpuNowPlaying.kinds}; list page ${cpuList.kinds}`,
       `\n  the renderer by thread: now-playing ${cpuNowPlaying.threads}; list page ${cpuList.threads}`,
     )
