@@ -1,53 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
 import { startApp } from './harness'
 import type { App } from './harness'
 import { audioState } from './playback-support'
+import {
+  countPress,
+  PRESSED_CHAIN,
+  pressChain,
+  pressCounts as counts,
+  pressedSong as pressed,
+} from '../support/press-counts'
 
 /**
  * A click heard at once: a row's first press (the double-click's second press comes 100–300 ms later)
  * opens the song in the output and reads and decodes its first chunk, scheduling nothing; the play that
- * follows only schedules that chunk. Counted in the page: chunks made (`createBuffer`, one per chunk the
- * output prepares), chunks scheduled (`AudioBufferSourceNode.start`) and media fetches per address, each
- * start with the counts as they were when it was scheduled. Loudness is off, so the only media requests
- * are the playback's own (the loudness measurement reads the file too).
+ * follows only schedules that chunk. Counted in the page (`support/press-counts.ts`; the built main
+ * under the stand-in Electron gives the same, `test/electron/press-click.test.ts`). Loudness is off, so
+ * the only media requests are the playback's own (the loudness measurement reads the file too).
  */
-
-interface Counts {
-  buffers: number
-  starts: Array<{ buffers: number; fetches: Record<string, number> }>
-  fetches: Record<string, number>
-}
-
-/** Counts the page's chunks made and scheduled and its fetches (the output reads `fetch` at each call). */
-function instrument(page: Page) {
-  return page.evaluate(() => {
-    const counts = { buffers: 0, starts: [], fetches: {} } as unknown as Counts
-    ;(window as unknown as { __pressCounts: Counts }).__pressCounts = counts
-    const createBuffer = BaseAudioContext.prototype.createBuffer
-    BaseAudioContext.prototype.createBuffer = function (...args) {
-      counts.buffers++
-      return createBuffer.apply(this, args)
-    }
-    const start = AudioBufferSourceNode.prototype.start
-    AudioBufferSourceNode.prototype.start = function (...args) {
-      counts.starts.push({ buffers: counts.buffers, fetches: { ...counts.fetches } })
-      return start.apply(this, args)
-    }
-    const realFetch = window.fetch
-    window.fetch = function (input: RequestInfo | URL, init?: RequestInit) {
-      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-      counts.fetches[url] = (counts.fetches[url] ?? 0) + 1
-      return realFetch.call(this, input, init)
-    }
-  })
-}
-
-const counts = (page: Page) =>
-  page.evaluate(() => structuredClone((window as unknown as { __pressCounts: Counts }).__pressCounts))
-/** The song the output keeps for a play (`data-pressed` on the hidden element), or undefined. */
-const pressed = (page: Page) =>
-  page.getByTestId('player-audio').evaluate((el) => (el as HTMLElement).dataset.pressed)
 
 describe('A pressed row has its first chunk ready for the play', () => {
   let app: App
@@ -57,7 +26,7 @@ describe('A pressed row has its first chunk ready for the play', () => {
     await app.page.getByTestId('nav-home').click()
     await app.page.getByTestId('home-playlists').getByTestId('playlist-card').first().click()
     await app.page.getByTestId('song-row').nth(9).waitFor({ timeout: 30_000 })
-    await instrument(app.page)
+    await countPress(app.page)
   }, 120_000)
   afterAll(() => app?.close())
 
@@ -84,11 +53,8 @@ describe('A pressed row has its first chunk ready for the play', () => {
     await app.page.getByTestId('player-title').getByText(name, { exact: true }).waitFor()
     await expect.poll(async () => (await audioState(app.page)).time, { timeout: 30_000 }).toBeGreaterThan(0.5)
     const played = await counts(app.page)
-    const first = played.starts[afterPress.starts.length]
-    expect(first).toBeDefined()
-    // When the first chunk was scheduled: no chunk made since the press, no request for the song since.
-    expect(first.buffers).toBe(afterPress.buffers)
-    expect(first.fetches[url] ?? 0).toBe(afterPress.fetches[url] ?? 0)
+    // The press had the head; when the first chunk was scheduled no chunk was made since, nor a request.
+    expect(pressChain(afterPress, played, url)).toMatchObject(PRESSED_CHAIN)
     // Its head was asked once (by the press), and the play read on after the first chunk.
     expect(app.mediaRequests.filter((r) => r.url === url && r.range === 'bytes=0-65535').length).toBe(1)
     expect(played.buffers).toBeGreaterThan(afterPress.buffers)
