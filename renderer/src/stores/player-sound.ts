@@ -9,6 +9,8 @@ import { useOutputDeviceStore } from '@renderer/stores/output-device'
 type FadingOutput = Pick<WebAudioOutput, 'fadeOut' | 'cancelFadeOut'>
 const canFade = (audio: unknown): audio is FadingOutput =>
   typeof (audio as Partial<FadingOutput> | undefined)?.fadeOut === 'function'
+const canPress = (audio: unknown): audio is Pick<WebAudioOutput, 'press'> =>
+  typeof (audio as Partial<WebAudioOutput> | undefined)?.press === 'function'
 
 /**
  * The sound settings carried to the player's output (a helper of the player store, docs/playback.md
@@ -16,7 +18,7 @@ const canFade = (audio: unknown): audio is FadingOutput =>
  * output's graph is made and then applied as they change, and the one message when the chosen device is
  * missing; the crossfade read as each following song is planned. Speed is applied by the player store
  * (`engine.setSpeed`). The output's media requests go through `head-prefetch.ts`, which answers a song's
- * head from what `warmHead` fetched when its row was pressed.
+ * head from what `warmHead` fetched when its row was pressed (and the output reads its first chunk then).
  */
 export function usePlayerSound(
   settings: () => Settings,
@@ -63,8 +65,14 @@ export function usePlayerSound(
       if (hasSoundControls(made)) output = made
       return made
     },
-    /** Fetches a song's head ahead of its play (`head-prefetch.ts`). */
-    warmHead: (url: string) => heads.warm(url),
+    /**
+     * A song's row pressed, its play soon: its head fetched (`head-prefetch.ts`), then the output opens
+     * it and reads and decodes its first chunk (`audio/pressed-song.ts`), so the play only schedules it.
+     */
+    warmHead(url: string) {
+      heads.warm(url)
+      if (canPress(output)) output.press(url)
+    },
     /** Lists the devices and follows them (at the player's start). */
     start: () => devices.start(),
     /** The sleep timer's fade: silent `inSeconds` from now, along a fade of `seconds` (Web Audio only). */

@@ -36,3 +36,29 @@ export function usePressAhead(
   }
   return { onPointerDown, onFocusIn }
 }
+
+/**
+ * The same for song rows that are not a `SongList`'s (queue panel, history, downloads, top songs): the
+ * first press on a row (not on an element matching `skip`, which does something else), or the keyboard
+ * focus kept on it or inside it (before Enter, or Space on its play button), calls `prepare` with the
+ * element pressed or focused (the caller finds its row from there).
+ */
+export function usePressRow(prepare: (target: HTMLElement) => void, skip?: string) {
+  let settle: ReturnType<typeof setTimeout> | undefined
+  const target = (event: Event) => {
+    const el = event.target as HTMLElement
+    return skip && el.closest(skip) ? undefined : el
+  }
+  return {
+    onPointerDown(event: PointerEvent) {
+      const el = target(event)
+      if (el && event.button === 0) prepare(el)
+    },
+    onFocusIn(event: FocusEvent) {
+      clearTimeout(settle)
+      const el = target(event)
+      if (el) settle = setTimeout(() => prepare(el), FOCUS_SETTLE_MS)
+    },
+    onFocusOut: () => clearTimeout(settle),
+  }
+}

@@ -55,6 +55,7 @@ export interface FaceControls {
   play(): Promise<void>
   pause(): void
   prepare(url: string | undefined, songs?: SongPair): void
+  press(url: string): void
   setEqualiser(settings: EqualiserSettings | undefined): void
   setSink(sinkId: string): Promise<SinkResult>
   warm(): void
@@ -107,6 +108,7 @@ export function createOutputFace({ face, listeners }: Face, controls: FaceContro
       set.add(listener)
     },
     prepare: controls.prepare,
+    press: controls.press,
     setEqualiser: controls.setEqualiser,
     setSink: controls.setSink,
     warm: controls.warm,

@@ -23,6 +23,11 @@ export type WebAudioOutput = PlayerOutput & {
    */
   prepare(url: string | undefined, songs?: SongPair): void
   readonly context: AudioContext
+  /**
+   * A row of the song at `url` pressed (its play may follow): the song is opened and its first chunk
+   * read and decoded, nothing scheduled; kept for a while, or until another song is pressed.
+   */
+  press(url: string): void
   /** The equaliser's settings changed: heard at once, the music goes on. */
   setEqualiser(settings: EqualiserSettings | undefined): void
   /** Plays on another device ('' = the system default), the music going on. */

@@ -5,8 +5,10 @@ import type { SongPair } from './gapless'
 import { createOutputGraph } from './graph'
 import { createLoad, MediaFailure } from './media-load'
 import { createNextSong } from './next-song'
+import { createPressedSong } from './pressed-song'
 import { frameAfter } from './renderings'
-import { START_LEAD_SECONDS, Track } from './track'
+import { START_LEAD_SECONDS } from './first-chunk'
+import { Track } from './track'
 import { clampSpeed } from '@shared/settings'
 import type { OutputOptions, WebAudioOutput } from './output-types'
 import type { OutputError } from './player-output'
@@ -23,6 +25,8 @@ export type { OutputOptions, WebAudioOutput } from './output-types'
  *   phase carried across chunks; each chunk is an
  *   AudioBufferSourceNode started at its exact frame on the audio clock. At most `AHEAD_SECONDS` are
  *   decoded ahead of the playhead; played chunks are let go.
+ * - A click heard at once: `press(url)` (a song's row pressed, its play 100–300 ms away) opens the song
+ *   and reads and decodes its first chunk (`pressed-song.ts`); the play then only schedules it.
  * - Gapless: `prepare(url, songs)` names the song that follows; near the end it is opened and its first
  *   frame scheduled on the frame where the current song's last one ends. When the engine then sets `src`
  *   to it, it is adopted, already playing.
@@ -96,6 +100,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     playing: () => (paused || ended ? undefined : current),
     face: face.face,
   })
+  const pressed = createPressedSong({ newTrack, now, face: face.face })
 
   /** The sleep timer's fade out, on the audio clock: silent at `endsAt` (`graph.ts`: fadeVolumeOut). */
   let sleepFade: { endsAt: number; seconds: number } | undefined
@@ -195,7 +200,9 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
       current = undefined
       return
     }
-    const track = newTrack(url)
+    // A pressed song's first chunk is ready: its play only schedules it.
+    const track = pressed.take(url) ?? newTrack(url)
+    track.speed = speed
     current = track
     const mine = generation
     track.opened.then(
@@ -352,6 +359,10 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     play,
     pause,
     prepare: (url: string | undefined, songs?: SongPair) => next.name(url, songs),
+    press: (url: string) => {
+      // Not the song loaded (a double-click's second press may come after its play began).
+      if (url !== src) pressed.press(url)
+    },
     speed: () => speed,
     setSpeed,
     setEqualiser: nodes.applyEqualiser,

@@ -7,9 +7,12 @@ import type { LoadMedia, OpenedSong, SongHead } from './open-song'
 import type { PcmSource } from './pcm-source'
 import { frameAfter, Renderings, SPEED_SWITCH_SECONDS } from './renderings'
 import { SongFader } from './song-fader'
-import { createStretcher, FRAME_SECONDS, TOLERANCE_SECONDS } from './stretch'
+import { createStretcher } from './stretch'
 import type { Stretcher } from './stretch'
 import { prepareChunk } from './chunk-prep'
+import { firstChunkSeconds, fitsStart, readFirstChunk } from './first-chunk'
+import { SEEK_HOLD_SECONDS, SEEK_WITHIN_MARGIN_SECONDS, START_LEAD_SECONDS } from './first-chunk'
+import type { Chunk, FirstChunk } from './first-chunk'
 
 /**
  * One song on the audio clock (the Web Audio output's, `output.ts`): its start, seek and speed state and
@@ -22,25 +25,6 @@ import { prepareChunk } from './chunk-prep'
  * Nodes: chunks → run gain (a speed change crossfades the old rendering into the new) → loudness gain
  * (`output`) → crossfade gain (`fader`, `song-fader.ts`) → the output's transport gain.
  */
-
-/** First chunk small, so a click or a seek is heard at once; the rest in `CHUNK_SECONDS` of the clock. */
-const FIRST_CHUNK_SECONDS = 0.25
-/**
- * How far ahead of the context's clock a new start (a click, a seek) is scheduled. The clock reads the
- * first frame of the next render (Chromium renders a device buffer's worth, 512 frames, at each device
- * callback), so a start scheduled at it is rendered at the next callback: no lead. A lead only delays
- * the sound (a 10 ms lead is 10 ms more from click to sound in `npm run bench:audio`).
- */
-export const START_LEAD_SECONDS = 0
-/**
- * A seek while playing keeps the old position playing until the new one's first chunk is scheduled,
- * then crosses from one to the other over `FADE_SECONDS`; should the new position take longer than this
- * (a FLAC seek's probes over a slow network), the old one fades out at this time and the new one fades
- * in when it comes.
- */
-export const SEEK_HOLD_SECONDS = 0.06
-/** A seek forward within what is scheduled leaves at least this much of it to play while reading on. */
-const SEEK_WITHIN_MARGIN_SECONDS = 1
 
 /** One song on the audio clock. */
 export class Track {
@@ -88,6 +72,8 @@ export class Track {
   /** A start whose first chunk is not scheduled yet, and its epoch. */
   private starting: number | undefined
   private inflight: Promise<unknown> | undefined
+  /** The first chunk read before the start was asked (`prime`), until a start takes it. */
+  private ahead: Promise<FirstChunk | undefined> | undefined
 
   constructor(
     readonly url: string,
@@ -132,6 +118,17 @@ export class Track {
   /** The clock time the song ends: exact once its last chunk is scheduled, foreseen before. */
   foreseenEnd(): number {
     return this.endTime ?? this.clock.clockAt(this.duration)
+  }
+
+  /**
+   * Reads and decodes the first chunk before the start is asked (a row pressed, `pressed-song.ts`): a
+   * start from the beginning at the same speed only schedules it. Answers whether it is ready.
+   */
+  prime(): Promise<boolean> {
+    this.ahead ??= this.opened
+      .then(() => readFirstChunk(this.source!, this.speed, this.context, () => !this.disposed))
+      .catch(() => undefined)
+    return this.ahead.then(Boolean)
   }
 
   /**
@@ -305,22 +302,23 @@ export class Track {
     onFirst: (at: number, exact: number) => void,
     when: () => number,
   ): Promise<number | undefined> {
+    // A first chunk read ahead is on the source: the start waits for it rather than read beside it.
+    const read = await this.ahead
+    this.ahead = undefined
+    if (epoch !== this.epoch || this.disposed) return undefined
     const source = this.source!
+    const ahead = read && fitsStart(read, position, this.speed, source) ? read : undefined
     this.endTime = undefined
     this.cutShort = undefined
-    const exact = source.seek(position)
-    this.stretcher = createStretcher(this.speed, source.channels, this.context.sampleRate)
+    const exact = ahead ? ahead.exact : source.seek(position)
+    this.stretcher = ahead?.stretcher ?? createStretcher(this.speed, source.channels, this.context.sampleRate)
     this.pumping = undefined
-    // Enough for about FIRST_CHUNK_SECONDS of output once the stretch has kept back its frame.
-    const first =
-      this.speed === 1
-        ? FIRST_CHUNK_SECONDS
-        : FIRST_CHUNK_SECONDS * Math.max(1, this.speed) + 2 * (FRAME_SECONDS + TOLERANCE_SECONDS)
-    const scheduled = await this.fill(epoch, first, () => {
+    const first = () => {
       const at = when()
       onFirst(at, exact)
       return at
-    })
+    }
+    const scheduled = await this.fill(epoch, firstChunkSeconds(this.speed), first, ahead?.chunk)
     if (!scheduled) return undefined
     this.starting = undefined
     void this.pump()
@@ -365,10 +363,13 @@ export class Track {
     return pumping
   }
 
-  /** Reads, stretches and schedules the next `seconds` of the song (the first chunk at `first()`). */
-  private async fill(epoch: number, seconds: number, first?: () => number): Promise<boolean> {
+  /**
+   * Reads, stretches and schedules the next `seconds` of the song (the first chunk at `first()`), or
+   * schedules the chunk `ready` (read ahead).
+   */
+  private async fill(epoch: number, seconds: number, first?: () => number, ready?: Chunk): Promise<boolean> {
     const alive = () => epoch === this.epoch && !this.disposed
-    const chunk = await prepareChunk(this.source!, this.stretcher!, this.context, seconds, alive)
+    const chunk = ready ?? (await prepareChunk(this.source!, this.stretcher!, this.context, seconds, alive))
     if (!chunk || !alive()) return false
     if (chunk.buffer) this.r.append(chunk.buffer, first)
     else if (first) first()

@@ -1,0 +1,71 @@
+import { prepareChunk } from './chunk-prep'
+import type { PcmSource } from './pcm-source'
+import { createStretcher, FRAME_SECONDS, TOLERANCE_SECONDS } from './stretch'
+import type { Stretcher } from './stretch'
+
+/**
+ * A start's first chunk (`track.ts`): small, so a click or a seek is heard at once, and for a pressed
+ * row read and decoded before its play is asked (`readFirstChunk`, `pressed-song.ts`); and when a
+ * start (a click, a seek) is heard.
+ */
+
+/** First chunk small, so a click or a seek is heard at once; the rest in `CHUNK_SECONDS` of the clock. */
+const FIRST_CHUNK_SECONDS = 0.25
+/**
+ * How far ahead of the context's clock a new start (a click, a seek) is scheduled. The clock reads the
+ * first frame of the next render (Chromium renders a device buffer's worth, 512 frames, at each device
+ * callback), so a start scheduled at it is rendered at the next callback: no lead. A lead only delays
+ * the sound (a 10 ms lead is 10 ms more from click to sound in `npm run bench:audio`).
+ */
+export const START_LEAD_SECONDS = 0
+
+/**
+ * A seek while playing keeps the old position playing until the new one's first chunk is scheduled,
+ * then crosses from one to the other over `FADE_SECONDS`; should the new position take longer than this
+ * (a FLAC seek's probes over a slow network), the old one fades out at this time and the new one fades
+ * in when it comes.
+ */
+export const SEEK_HOLD_SECONDS = 0.06
+/** A seek forward within what is scheduled leaves at least this much of it to play while reading on. */
+export const SEEK_WITHIN_MARGIN_SECONDS = 1
+
+export type Chunk = NonNullable<Awaited<ReturnType<typeof prepareChunk>>>
+
+/** A first chunk read and decoded ahead of its start, from the song's beginning, at a speed. */
+export interface FirstChunk {
+  chunk: Chunk
+  stretcher: Stretcher
+  source: PcmSource
+  /** The song position the source landed on (`PcmSource.seek`). */
+  exact: number
+  speed: number
+}
+
+/** How much of the song the first chunk of a start reads at `speed`. */
+export function firstChunkSeconds(speed: number) {
+  // Enough for about FIRST_CHUNK_SECONDS of output once the stretch has kept back its frame.
+  return speed === 1
+    ? FIRST_CHUNK_SECONDS
+    : FIRST_CHUNK_SECONDS * Math.max(1, speed) + 2 * (FRAME_SECONDS + TOLERANCE_SECONDS)
+}
+
+/** Reads and decodes a song's first chunk from its beginning at `speed`, for a start to come. */
+export async function readFirstChunk(
+  source: PcmSource,
+  speed: number,
+  context: BaseAudioContext,
+  alive: () => boolean,
+): Promise<FirstChunk | undefined> {
+  const exact = source.seek(0)
+  const stretcher = createStretcher(speed, source.channels, context.sampleRate)
+  const chunk = await prepareChunk(source, stretcher, context, firstChunkSeconds(speed), alive)
+  return chunk && alive() ? { chunk, stretcher, source, exact, speed } : undefined
+}
+
+/** Whether a chunk read ahead is the first chunk of a start at `position`, `speed`, from `source`. */
+export const fitsStart = (
+  ahead: FirstChunk,
+  position: number,
+  speed: number,
+  source: PcmSource | undefined,
+) => position === 0 && ahead.speed === speed && ahead.source === source
