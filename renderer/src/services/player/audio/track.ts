@@ -33,10 +33,9 @@ const FIRST_CHUNK_SECONDS = 0.25
  */
 export const START_LEAD_SECONDS = 0
 /**
- * A seek while playing keeps the old position playing until the new one's first chunk is scheduled,
- * then crosses from one to the other over `FADE_SECONDS`; should the new position take longer than this
- * (a FLAC seek's probes over a slow network), the old one fades out at this time and the new one fades
- * in when it comes.
+ * A seek while playing keeps the old position playing until the new one's first chunk is scheduled, then
+ * crosses over `FADE_SECONDS`; should the new position take longer (a FLAC seek's probes over a slow
+ * network), the old one fades out at this time and the new one fades in when it comes.
  */
 export const SEEK_HOLD_SECONDS = 0.06
 /** A seek forward within what is scheduled leaves at least this much of it to play while reading on. */
@@ -362,13 +361,13 @@ export class Track {
     return pumping
   }
 
-  /**
-   * Schedules the next `seconds` of the song, read and stretched in the chunk worker (the first chunk at
-   * `first()`); the worker prepares the following read (`CHUNK_SECONDS` of the clock) meanwhile.
-   */
+  /** Schedules the next `seconds` of the song, read and stretched in the chunk worker (first at `first()`). */
   private async fill(epoch: number, seconds: number, first?: () => number): Promise<boolean> {
     const alive = () => epoch === this.epoch && !this.disposed
-    const chunk = await this.source!.read(seconds, CHUNK_SECONDS * Math.min(1, this.speed))
+    // The worker prepares the next read at once while the read-ahead fills (so memory stays bounded).
+    const lead = this.r.cursorTime + seconds / this.speed - this.context.currentTime
+    const next = first || lead < AHEAD_SECONDS ? CHUNK_SECONDS * Math.min(1, this.speed) : undefined
+    const chunk = await this.source!.read(seconds, next)
     if (!chunk || !alive()) return false
     const buffer = audioBufferOf(this.context, chunk.planes)
     if (buffer) this.r.append(buffer, first)
