@@ -185,35 +185,22 @@ describe('a 2 s block of the page’s main thread while a song plays', () => {
     expect(tally.silent, what).toBe(0)
   }
 
+  // A block while only a start's or a seek's first chunk (0.25 s) is scheduled is heard as silence
+  // while the page schedules the chunks (docs/playback.md, "Off the main thread"): whether the next
+  // chunk is scheduled before such a block begins is a race, so those moments are not tested here yet.
   for (const name of ['Block WAV', 'Block FLAC']) {
-    const tallies: Partial<Record<'start' | 'seek', Tally>> = {}
-
     it(`leaves no silence in ${name} in steady playback`, async () => {
       const { page } = app
       const song = songs.get(name)!
       expect(song, name).toBeDefined()
-      // As the start is heard: its first chunk (0.25 s) is scheduled, little more yet (kept for below).
       await playSongs(page, [song])
       await expect.poll(() => title(page), { timeout: 15_000 }).toContain(name)
-      tallies.start = await blockWhen(page, ++ids, 0, 1)
-      // Steady playback: the read-ahead (20 s) is scheduled.
-      await playSongs(page, [song])
       await waitForClock(page, 6, 60_000)
       expectHeard(await blockWhen(page, ++ids, 6), `${name} steady`)
-      // As a seek past what is read ahead is heard: its first chunk is scheduled (kept for below).
-      await seekWithSlider(page, 32_000)
-      tallies.seek = await blockWhen(page, ++ids, 32, 34)
+      // And after a seek past what is read ahead (20 s), once its read-ahead has filled again.
+      await seekWithSlider(page, 28_000)
+      await waitForClock(page, 31, 60_000)
+      expectHeard(await blockWhen(page, ++ids, 31), `${name} after a seek`)
     }, 240_000)
-
-    // Not yet: the page schedules the chunks, so a block while only a start's or a seek's first chunk is
-    // scheduled is heard as silence until it ends (docs/playback.md, "Off the main thread"). These
-    // pass while that is so (about 560 of 655 quanta silent), and fail once the music no longer waits
-    // for the page there: then make them plain tests.
-    it.fails(`leaves no silence in ${name} as its start is heard`, () => {
-      expectHeard(tallies.start!, `${name} start`)
-    })
-    it.fails(`leaves no silence in ${name} as a seek is heard`, () => {
-      expectHeard(tallies.seek!, `${name} seek`)
-    })
   }
 })
