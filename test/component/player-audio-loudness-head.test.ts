@@ -1,11 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createWebAudioOutput } from '@renderer/services/player/audio/output'
+import { prepareChunksInPage } from '@renderer/services/player/audio/chunk-client'
 import { FakeAudioContext } from './audio-context-fake'
 
 /**
  * The loudness analysis of a song starts from the first bytes the player fetched to open it: the
  * song's header is asked of the data source once, not once for playing and again for measuring.
  */
+
+// The Worker stubbed below is the loudness worker's: the player's chunks are prepared in the page.
+prepareChunksInPage()
 
 const RATE = 8000
 const SECONDS = 4

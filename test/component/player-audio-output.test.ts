@@ -242,7 +242,10 @@ describe('Web Audio output: fades', () => {
     const playing = context.sources.filter((s) => s.buffer && s.playsAt(now))
     expect(playing).toHaveLength(1)
     expect(playing[0].sampleAt(now) * 100).toBeCloseTo(12.5 + now - at, 2)
-    expect(requests).toBeGreaterThan(asked)
+    // Read on to the song's end (the chunk worker prepares a read ahead of the page's asking: it may
+    // have read it all before the seek).
+    const end = at + output.duration - 12.5
+    expect(context.sources.some((s) => s.buffer && s.playsAt(end - 0.1))).toBe(true)
   })
 
   it('a seek while the last one still crosses over goes on from the level reached: no jump, no sum over 1', async () => {

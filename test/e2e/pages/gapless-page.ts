@@ -1,5 +1,9 @@
 import { createLoad } from '@renderer/services/player/audio/media-load'
 import { Track } from '@renderer/services/player/audio/track'
+import { prepareChunksInPage } from '@renderer/services/player/audio/chunk-client'
+
+// Bundled as one file: the chunk worker's own file is not served, so chunks are prepared in the page.
+prepareChunksInPage()
 
 /**
  * Runs in Chromium (bundled by `codec-gapless.test.ts` through `openCodecPage`): songs played one after

@@ -1,7 +1,6 @@
-import { prepareChunk } from './chunk-prep'
-import type { PcmSource } from './pcm-source'
-import { createStretcher, FRAME_SECONDS, TOLERANCE_SECONDS } from './stretch'
-import type { Stretcher } from './stretch'
+import { CHUNK_SECONDS } from './memory'
+import type { PreparedSong } from './chunk-client'
+import { FRAME_SECONDS, TOLERANCE_SECONDS } from './stretch'
 
 /**
  * A start's first chunk (`track.ts`): small, so a click or a seek is heard at once, and for a pressed
@@ -29,14 +28,14 @@ export const SEEK_HOLD_SECONDS = 0.06
 /** A seek forward within what is scheduled leaves at least this much of it to play while reading on. */
 export const SEEK_WITHIN_MARGIN_SECONDS = 1
 
-export type Chunk = NonNullable<Awaited<ReturnType<typeof prepareChunk>>>
+/** A chunk the chunk worker prepared: one plane per channel at the context's rate. */
+export type Chunk = NonNullable<Awaited<ReturnType<PreparedSong['read']>>>
 
 /** A first chunk read and decoded ahead of its start, from the song's beginning, at a speed. */
 export interface FirstChunk {
   chunk: Chunk
-  stretcher: Stretcher
-  source: PcmSource
-  /** The song position the source landed on (`PcmSource.seek`). */
+  source: PreparedSong
+  /** The song position the source landed on (`PreparedSong.start`). */
   exact: number
   speed: number
 }
@@ -51,15 +50,14 @@ export function firstChunkSeconds(speed: number) {
 
 /** Reads and decodes a song's first chunk from its beginning at `speed`, for a start to come. */
 export async function readFirstChunk(
-  source: PcmSource,
+  source: PreparedSong,
   speed: number,
-  context: BaseAudioContext,
   alive: () => boolean,
 ): Promise<FirstChunk | undefined> {
-  const exact = source.seek(0)
-  const stretcher = createStretcher(speed, source.channels, context.sampleRate)
-  const chunk = await prepareChunk(source, stretcher, context, firstChunkSeconds(speed), alive)
-  return chunk && alive() ? { chunk, stretcher, source, exact, speed } : undefined
+  const exact = source.start(0, speed)
+  // The worker goes on to the read that follows the first, as a start's own first read asks it to.
+  const chunk = await source.read(firstChunkSeconds(speed), CHUNK_SECONDS * Math.min(1, speed))
+  return chunk && alive() ? { chunk, source, exact, speed } : undefined
 }
 
 /** Whether a chunk read ahead is the first chunk of a start at `position`, `speed`, from `source`. */
@@ -67,5 +65,5 @@ export const fitsStart = (
   ahead: FirstChunk,
   position: number,
   speed: number,
-  source: PcmSource | undefined,
+  source: PreparedSong | undefined,
 ) => position === 0 && ahead.speed === speed && ahead.source === source

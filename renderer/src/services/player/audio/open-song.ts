@@ -1,14 +1,15 @@
 import { rangeHeader } from '@shared/http/range'
 import { parseWavHeader } from '@shared/audio/codec/wav'
-import { openCodecSource } from './codec-source'
+import { openPrepared } from './chunk-client'
+import type { PreparedSong } from './chunk-client'
 import { fileSize, MediaFailure } from './media-load'
-import { bufferSource, wavSource } from './pcm-source'
-import type { PcmSource } from './pcm-source'
 
 /**
  * Opening a song (`track.ts`): its first bytes say which codec it is. WAV is read by byte ranges
  * (`pcm-source.ts`); FLAC, MP3 and AAC in MP4 by byte ranges decoded by WebCodecs (`codec-source.ts`);
- * another format (or no WebCodecs) is fetched whole and decoded by the browser's `decodeAudioData`.
+ * both in the chunk worker (`chunk-client.ts`), which asks the page for the bytes. Another format (or
+ * no WebCodecs) is fetched whole and decoded by the browser's `decodeAudioData` here, its planes then
+ * handed to the worker.
  */
 
 export const HEADER_BYTES = 64 * 1024
@@ -22,7 +23,7 @@ export interface SongHead {
 }
 
 export interface OpenedSong {
-  source: PcmSource
+  source: PreparedSong
   duration: number
   /** Read as a stream (WAV, FLAC, MP3, AAC): its loudness can be measured a stretch at a time. */
   streamed: boolean
@@ -39,29 +40,22 @@ export async function openSong(url: string, context: BaseAudioContext, load: Loa
   const whole = answer.status === 200 && size === bytes.byteLength ? bytes : undefined
   const head = { bytes, size: size ?? bytes.byteLength }
   const layout = parseWavHeader(bytes, size)
+  const fetchRange = async (range: string) => (await load(url, range)).arrayBuffer()
+  // The worker is handed a copy of the first bytes: `head` stays here for the loudness analysis.
+  const first = bytes.slice(0)
   if (layout) {
-    const source = wavSource(
-      layout,
-      context.sampleRate,
-      async (range) => (await load(url, range)).arrayBuffer(),
-      bytes,
-    )
+    const open = { type: 'open-wav', layout, head: first, rate: context.sampleRate } as const
+    const source = (await openPrepared(open, fetchRange, [first]))!
     return { source, duration: layout.frames / layout.sampleRate, streamed: true, head }
   }
   // FLAC, MP3, AAC in MP4: decoded a stretch at a time, the file read by ranges.
   if (size !== undefined) {
-    const codec = await openCodecSource(
-      {
-        head: new Uint8Array(bytes),
-        size,
-        read: async (start, end) =>
-          new Uint8Array(await (await load(url, rangeHeader(start, end))).arrayBuffer()),
-      },
-      context.sampleRate,
-    )
-    if (codec) {
+    const open = { type: 'open-codec', head: first, size, rate: context.sampleRate } as const
+    const source = await openPrepared(open, fetchRange, [first])
+    if (source) {
       return {
-        ...codec,
+        source,
+        duration: source.duration,
         streamed: true,
         head,
         // Should the decoder refuse the file's first stretch, the browser decodes it whole instead.
@@ -87,5 +81,12 @@ async function decodeWhole(
   } catch {
     throw new MediaFailure(4, 'The audio format is not supported')
   }
-  return { source: bufferSource(buffer), duration: buffer.duration, streamed: false }
+  const planes = Array.from({ length: buffer.numberOfChannels }, (_, c) => buffer.getChannelData(c).slice())
+  const open = { type: 'open-pcm', planes, rate: buffer.sampleRate } as const
+  const source = await openPrepared(
+    open,
+    () => Promise.reject(new MediaFailure(2, 'nothing to read')),
+    planes.map((plane) => plane.buffer),
+  )
+  return { source: source!, duration: buffer.duration, streamed: false }
 }

@@ -7,7 +7,8 @@ import type { WavLayout } from '@shared/audio/codec/wav'
 /**
  * Where a song's PCM comes from, at the context's rate, a stretch at a time (`track.ts`): a WAV file
  * read by byte ranges, decoded and resampled with the phase carried across reads; or a whole file the
- * browser decoded (formats neither WAV nor streamed by `codec-source.ts`), read from memory.
+ * browser decoded (formats neither WAV nor streamed by `codec-source.ts`), read from memory. They run in
+ * the chunk worker (`chunk-service.ts`).
  */
 export interface PcmSource {
   readonly channels: number
@@ -104,22 +105,20 @@ export function createRateStream(fromRate: number, toRate: number, channels: num
   }
 }
 
-/** A whole decoded file (at the context's rate), read from memory. */
-export function bufferSource(buffer: AudioBuffer): PcmSource {
+/** A whole decoded file's planes (at the context's rate, `rate`), read from memory. */
+export function planesSource(planes: Float32Array[], rate: number): PcmSource {
+  const length = planes[0]?.length ?? 0
   let cursor = 0
   return {
-    channels: buffer.numberOfChannels,
+    channels: planes.length,
     seek(position) {
-      cursor = Math.min(buffer.length, Math.round(position * buffer.sampleRate))
-      return cursor / buffer.sampleRate
+      cursor = Math.max(0, Math.min(length, Math.round(position * rate)))
+      return cursor / rate
     },
     async read(seconds) {
       const from = cursor
-      cursor = Math.min(buffer.length, from + Math.max(1, Math.round(seconds * buffer.sampleRate)))
-      const samples = Array.from({ length: buffer.numberOfChannels }, (_, c) =>
-        buffer.getChannelData(c).subarray(from, cursor),
-      )
-      return { samples, last: cursor >= buffer.length }
+      cursor = Math.min(length, from + Math.max(1, Math.round(seconds * rate)))
+      return { samples: planes.map((plane) => plane.subarray(from, cursor)), last: cursor >= length }
     },
   }
 }

@@ -4,12 +4,10 @@ import { AHEAD_SECONDS, CHUNK_SECONDS } from './memory'
 import { MediaFailure } from './media-load'
 import { openSong } from './open-song'
 import type { LoadMedia, OpenedSong, SongHead } from './open-song'
-import type { PcmSource } from './pcm-source'
+import { audioBufferOf } from './chunk-client'
+import type { PreparedSong } from './chunk-client'
 import { frameAfter, Renderings, SPEED_SWITCH_SECONDS } from './renderings'
 import { SongFader } from './song-fader'
-import { createStretcher } from './stretch'
-import type { Stretcher } from './stretch'
-import { prepareChunk } from './chunk-prep'
 import { firstChunkSeconds, fitsStart, readFirstChunk } from './first-chunk'
 import { SEEK_HOLD_SECONDS, SEEK_WITHIN_MARGIN_SECONDS, START_LEAD_SECONDS } from './first-chunk'
 import type { Chunk, FirstChunk } from './first-chunk'
@@ -17,9 +15,10 @@ import type { Chunk, FirstChunk } from './first-chunk'
 /**
  * One song on the audio clock (the Web Audio output's, `output.ts`): its start, seek and speed state and
  * its read-ahead. Its stages: `open-song.ts` (the codec from the first bytes: WAV, FLAC, MP3, AAC, or a
- * whole-file decode), the PCM read a stretch at a time (`pcm-source.ts`, `codec-source.ts`),
- * time-stretched to the playback speed with the pitch kept (`stretch.ts`; nothing is done at 1×), and
- * scheduled as chunks on the audio clock (`renderings.ts`). At most `AHEAD_SECONDS` of the clock are
+ * whole-file decode), the PCM read a stretch at a time (`pcm-source.ts`, `codec-source.ts`) and
+ * time-stretched to the playback speed with the pitch kept (`stretch.ts`; nothing is done at 1×), both
+ * in the chunk worker (`chunk-client.ts`), and scheduled here as chunks on the audio clock
+ * (`renderings.ts`). At most `AHEAD_SECONDS` of the clock are
  * scheduled ahead of the playhead; played chunks are let go.
  *
  * Nodes: chunks → run gain (a speed change crossfades the old rendering into the new) → loudness gain
@@ -62,11 +61,10 @@ export class Track {
   cutShort: unknown = undefined
   /** The song's first bytes as fetched, for its loudness analysis (WAV, FLAC, MP3, AAC). */
   head?: SongHead
-  private source?: PcmSource
+  private source?: PreparedSong
   /** For a streamed FLAC, MP3 or AAC file: decodes it whole instead, once, if its decoder fails. */
   private wholeInstead?: () => Promise<OpenedSong>
   private readonly r: Renderings
-  private stretcher?: Stretcher
   private pumping: Promise<void> | undefined
   private epoch = 0
   /** A start whose first chunk is not scheduled yet, and its epoch. */
@@ -96,6 +94,8 @@ export class Track {
   }
 
   private use(opened: OpenedSong) {
+    this.source?.close()
+    if (this.disposed) opened.source.close()
     this.source = opened.source
     this.duration = opened.duration
     this.streamed = opened.streamed
@@ -103,10 +103,7 @@ export class Track {
     this.wholeInstead = opened.wholeInstead
   }
 
-  /**
-   * Whether the clock maps this song yet: false until its first start is scheduled (before that the
-   * map's default would read the context's own time as the song's position).
-   */
+  /** Whether the clock maps this song yet: false until its first start is scheduled. */
   clockKnown = false
 
   /** Position (s) in the song the clock is at. */
@@ -126,7 +123,7 @@ export class Track {
    */
   prime(): Promise<boolean> {
     this.ahead ??= this.opened
-      .then(() => readFirstChunk(this.source!, this.speed, this.context, () => !this.disposed))
+      .then(() => readFirstChunk(this.source!, this.speed, () => !this.disposed))
       .catch(() => undefined)
     return this.ahead.then(Boolean)
   }
@@ -310,8 +307,7 @@ export class Track {
     const ahead = read && fitsStart(read, position, this.speed, source) ? read : undefined
     this.endTime = undefined
     this.cutShort = undefined
-    const exact = ahead ? ahead.exact : source.seek(position)
-    this.stretcher = ahead?.stretcher ?? createStretcher(this.speed, source.channels, this.context.sampleRate)
+    const exact = ahead ? ahead.exact : source.start(position, this.speed)
     this.pumping = undefined
     const first = () => {
       const at = when()
@@ -364,14 +360,18 @@ export class Track {
   }
 
   /**
-   * Reads, stretches and schedules the next `seconds` of the song (the first chunk at `first()`), or
-   * schedules the chunk `ready` (read ahead).
+   * Schedules the next `seconds` of the song, read and stretched in the chunk worker (the first at
+   * `first()`), or the chunk `ready` (read ahead).
    */
   private async fill(epoch: number, seconds: number, first?: () => number, ready?: Chunk): Promise<boolean> {
     const alive = () => epoch === this.epoch && !this.disposed
-    const chunk = ready ?? (await prepareChunk(this.source!, this.stretcher!, this.context, seconds, alive))
+    // The worker prepares the next read at once while the read-ahead fills (so memory stays bounded).
+    const lead = this.r.cursorTime + seconds / this.speed - this.context.currentTime
+    const next = first || lead < AHEAD_SECONDS ? CHUNK_SECONDS * Math.min(1, this.speed) : undefined
+    const chunk = ready ?? (await this.source!.read(seconds, next))
     if (!chunk || !alive()) return false
-    if (chunk.buffer) this.r.append(chunk.buffer, first)
+    const buffer = audioBufferOf(this.context, chunk.planes)
+    if (buffer) this.r.append(buffer, first)
     else if (first) first()
     if (chunk.last) this.endTime = this.r.frameEnd
     return true
@@ -386,6 +386,7 @@ export class Track {
 
   dispose(at: number) {
     this.disposed = true
+    this.source?.close()
     this.stopChunks(at)
     const { gain } = this.fader
     this.r.later(at, () => gain.disconnect())
