@@ -1,4 +1,4 @@
-import { CHUNK_SECONDS } from './memory'
+import { audioBufferOf } from './chunk-client'
 import type { PreparedSong } from './chunk-client'
 import { FRAME_SECONDS, TOLERANCE_SECONDS } from './stretch'
 
@@ -28,8 +28,17 @@ export const SEEK_HOLD_SECONDS = 0.06
 /** A seek forward within what is scheduled leaves at least this much of it to play while reading on. */
 export const SEEK_WITHIN_MARGIN_SECONDS = 1
 
-/** A chunk the chunk worker prepared: one plane per channel at the context's rate. */
-export type Chunk = NonNullable<Awaited<ReturnType<PreparedSong['read']>>>
+/** A chunk the chunk worker prepared, made an `AudioBuffer` of the context (none when empty). */
+export interface Chunk {
+  buffer: AudioBuffer | undefined
+  last: boolean
+}
+
+/** The chunk worker's answer (`PreparedSong.read`) as a chunk to schedule. */
+export const chunkOf = (
+  context: BaseAudioContext,
+  read: Awaited<ReturnType<PreparedSong['read']>>,
+): Chunk | undefined => read && { buffer: audioBufferOf(context, read.planes), last: read.last }
 
 /** A first chunk read and decoded ahead of its start, from the song's beginning, at a speed. */
 export interface FirstChunk {
@@ -52,11 +61,12 @@ export function firstChunkSeconds(speed: number) {
 export async function readFirstChunk(
   source: PreparedSong,
   speed: number,
+  context: BaseAudioContext,
   alive: () => boolean,
 ): Promise<FirstChunk | undefined> {
   const exact = source.start(0, speed)
-  // The worker goes on to the read that follows the first, as a start's own first read asks it to.
-  const chunk = await source.read(firstChunkSeconds(speed), CHUNK_SECONDS * Math.min(1, speed))
+  // Nothing read beyond the first chunk until a play asks: a press without a play costs one read.
+  const chunk = chunkOf(context, await source.read(firstChunkSeconds(speed)))
   return chunk && alive() ? { chunk, source, exact, speed } : undefined
 }
 

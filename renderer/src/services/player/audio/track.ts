@@ -4,11 +4,10 @@ import { AHEAD_SECONDS, CHUNK_SECONDS } from './memory'
 import { MediaFailure } from './media-load'
 import { openSong } from './open-song'
 import type { LoadMedia, OpenedSong, SongHead } from './open-song'
-import { audioBufferOf } from './chunk-client'
 import type { PreparedSong } from './chunk-client'
 import { frameAfter, Renderings, SPEED_SWITCH_SECONDS } from './renderings'
 import { SongFader } from './song-fader'
-import { firstChunkSeconds, fitsStart, readFirstChunk } from './first-chunk'
+import { chunkOf, firstChunkSeconds, fitsStart, readFirstChunk } from './first-chunk'
 import { SEEK_HOLD_SECONDS, SEEK_WITHIN_MARGIN_SECONDS, START_LEAD_SECONDS } from './first-chunk'
 import type { Chunk, FirstChunk } from './first-chunk'
 
@@ -123,7 +122,7 @@ export class Track {
    */
   prime(): Promise<boolean> {
     this.ahead ??= this.opened
-      .then(() => readFirstChunk(this.source!, this.speed, () => !this.disposed))
+      .then(() => readFirstChunk(this.source!, this.speed, this.context, () => !this.disposed))
       .catch(() => undefined)
     return this.ahead.then(Boolean)
   }
@@ -368,10 +367,9 @@ export class Track {
     // The worker prepares the next read at once while the read-ahead fills (so memory stays bounded).
     const lead = this.r.cursorTime + seconds / this.speed - this.context.currentTime
     const next = first || lead < AHEAD_SECONDS ? CHUNK_SECONDS * Math.min(1, this.speed) : undefined
-    const chunk = ready ?? (await this.source!.read(seconds, next))
+    const chunk = ready ?? chunkOf(this.context, await this.source!.read(seconds, next))
     if (!chunk || !alive()) return false
-    const buffer = audioBufferOf(this.context, chunk.planes)
-    if (buffer) this.r.append(buffer, first)
+    if (chunk.buffer) this.r.append(chunk.buffer, first)
     else if (first) first()
     if (chunk.last) this.endTime = this.r.frameEnd
     return true
