@@ -10,6 +10,13 @@ export const rssMiB = (pid: number): number => {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024
 }
 
+/** What a process's resident memory is made of now (Linux), in MB: its own, and files mapped (SQLite's `mmap_size`). */
+export const rssParts = (pid: number): { anon: number; file: number } => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN)
+  return { anon: kb('RssAnon') / 1024, file: kb('RssFile') / 1024 }
+}
+
 export interface AppMemory {
   /** Main's RSS once its built-in data source has imported the folder. */
   main: number
