@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startApp } from './harness'
 import type { App } from './harness'
-import { makeTrack } from '../support/library-files'
+import { embedCover, makePicture as picture, makeTrack } from '../support/library-files'
 
 /**
  * What a chosen folder's songs show in the app, end to end: an MP3 with its cover embedded and its timed
@@ -17,32 +16,13 @@ const music = join(root, 'My Music')
 let app: App
 const POLL = { timeout: 60_000, interval: 250 }
 
-function picture(path: string, color: string): void {
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=${color}:s=16x16`,
-    '-frames:v',
-    '1',
-    path,
-  ])
-}
-
 beforeAll(async () => {
   mkdirSync(join(music, 'Quay'), { recursive: true })
   mkdirSync(join(music, 'Harbour'), { recursive: true })
   const bare = join(root, 'bare.mp3')
   makeTrack(bare, { title: 'Rope Song', artist: 'Quay Singers', album: 'Quay Album', track: 1 }, 1, 4)
   picture(join(root, 'red.png'), 'red')
-  execFileSync('ffmpeg', [
-    ...['-v', 'error', '-y', '-i', bare, '-i', join(root, 'red.png'), '-map', '0', '-map', '1'],
-    ...['-c', 'copy', '-id3v2_version', '3', '-metadata:s:v', 'comment=Cover (front)'],
-    join(music, 'Quay', 'one.mp3'),
-  ])
+  embedCover(bare, join(root, 'red.png'), join(music, 'Quay', 'one.mp3'))
   writeFileSync(
     join(music, 'Quay', 'one.lrc'),
     '[00:00.10]Sidecar words on the quay\n[00:02.00]Second line\n',

@@ -1,32 +1,15 @@
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startDataSource } from '../../server/index'
 import { data, type Json } from '../conformance/helpers'
-import { makeTrack } from '../support/library-files'
+import { embedCover, makePicture as picture, makeTrack } from '../support/library-files'
 import { OWNER_PASSPHRASE } from '../support/phone'
 
 /** What the importer reads besides tags: covers embedded or beside the files, lyrics (issue 36). */
 const root = mkdtempSync(join(tmpdir(), 'cadence-library-read-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
-
-function picture(path: string, color: string): Buffer {
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=${color}:s=16x16`,
-    '-frames:v',
-    '1',
-    path,
-  ])
-  return readFileSync(path)
-}
 
 describe('library covers and lyrics', () => {
   it('takes the embedded cover, else cover.* or folder.* beside the files; lyrics from a sidecar and tags', async () => {
@@ -37,11 +20,7 @@ describe('library covers and lyrics', () => {
     const red = picture(join(root, 'red.png'), 'red')
     const bare = join(root, 'bare.mp3')
     makeTrack(bare, { title: 'Has Picture', artist: 'Painter', album: 'Embedded Album' }, 1)
-    execFileSync('ffmpeg', [
-      ...['-v', 'error', '-y', '-i', bare, '-i', join(root, 'red.png'), '-map', '0', '-map', '1'],
-      ...['-c', 'copy', '-id3v2_version', '3', '-metadata:s:v', 'comment=Cover (front)'],
-      join(music, 'Embedded', 'one.mp3'),
-    ])
+    embedCover(bare, join(root, 'red.png'), join(music, 'Embedded', 'one.mp3'))
     makeTrack(
       join(music, 'Beside', 'one.flac'),
       { title: 'Beside One', artist: 'Painter', album: 'Beside Album', lyrics: '[00:00.20]Tagged line' },

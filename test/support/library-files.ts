@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -67,4 +67,30 @@ export function makeTrack(path: string | Buffer, tags: TrackTags = {}, seed = 1,
 export function retag(path: string, tags: TrackTags): void {
   const ext = extOf(path)
   ffmpegTo(path, ext, ['-i', path, '-c', 'copy', '-map_metadata', '0', ...tagArgs(tags)])
+}
+
+/** A 16×16 picture of one colour made by ffmpeg (the format follows the extension); answers its bytes. */
+export function makePicture(path: string, color: string): Buffer {
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=${color}:s=16x16`,
+    '-frames:v',
+    '1',
+    path,
+  ])
+  return readFileSync(path)
+}
+
+/** Writes `out`: the MP3 `audio` with `picture` embedded as its front cover (ID3v2.3 APIC). */
+export function embedCover(audio: string, picture: string, out: string): void {
+  execFileSync('ffmpeg', [
+    ...['-v', 'error', '-y', '-i', audio, '-i', picture, '-map', '0', '-map', '1'],
+    ...['-c', 'copy', '-id3v2_version', '3', '-metadata:s:v', 'comment=Cover (front)'],
+    out,
+  ])
 }
