@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
@@ -15,6 +15,7 @@ import { findSongs, playSongs, playable, waitForClock } from '../e2e/playback-su
 import { confirmOnPhone, OWNER_PASSPHRASE } from '../support/phone'
 import { startQuirkProxy } from '../support/quirk-proxy'
 import { startNullSink } from './pulse'
+import { playFloorTone, processKind, readProcessTable, readThreads } from './cpu'
 import { SECTIONS, soundSections } from './audio-sections'
 import { printTable } from './stats'
 import {
@@ -211,18 +212,6 @@ async function playerCall(page: Page, action: string, arg?: number) {
  * chromium: other jobs on a shared machine run Playwright's Chromium too, and a process that ends
  * between the two readings must not take its whole life's CPU time away from the sum.
  */
-/** A Chromium process's part, from its command line: the browser, a renderer, the GPU, the audio service… */
-function processKind(cmdline: string): string {
-  // Chromium's child processes rewrite their command line as one string joined by spaces.
-  const args = cmdline.split(/[\0 ]/)
-  const value = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3)
-  const type = value('type')
-  if (!type) return 'browser'
-  if (type === 'utility')
-    return (value('utility-sub-type') ?? 'utility').replace(/\.mojom\./, ' ').split(' ')[0]
-  return type
-}
-
 /** The page's media requests (count, bytes) so far. */
 const mediaSoFar = (page: Page) =>
   page.evaluate('({ ...window.__benchMedia })') as Promise<{ requests: number; bytes: number }>
@@ -237,23 +226,7 @@ async function cpuAndMedia(page: Page, ms: number) {
 
 async function cpuOver(ms: number): Promise<{ ours: number; old: number; kinds: string; threads: string }> {
   const ticks = async () => {
-    const stats = new Map<number, { ppid: number; own: number; reaped: number; cmd: string }>()
-    for (const pid of await readdir('/proc')) {
-      if (!/^\d+$/.test(pid)) continue
-      const stat = (await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.split(' ')
-      if (!stat) continue
-      stats.set(Number(pid), {
-        ppid: Number(stat[1]),
-        own: Number(stat[11]) + Number(stat[12]),
-        reaped: Number(stat[13]) + Number(stat[14]),
-        cmd: await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => ''),
-      })
-    }
-    const descends = (pid: number): boolean => {
-      for (let at = stats.get(pid)?.ppid, hops = 0; at && hops < 64; at = stats.get(at)?.ppid, hops++)
-        if (at === process.pid) return true
-      return false
-    }
+    const { all: stats, descends } = await readProcessTable()
     const ours = new Map<number, { own: number; reaped: number; cmd: string }>()
     // The method before: every process on the machine whose command line names chromium and
     // playwright, summed (a process that ended took its whole life's time away).
@@ -266,13 +239,7 @@ async function cpuOver(ms: number): Promise<{ ours: number; old: number; kinds: 
     // The renderers' threads, by name (the page's main thread, the audio device's, the compositor's…).
     const threads = new Map<string, number>()
     for (const [pid, stat] of ours) {
-      if (processKind(stat.cmd) !== 'renderer') continue
-      for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [])) {
-        const line = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '')
-        const name = line.slice(line.indexOf('(') + 1, line.lastIndexOf(')'))
-        const fields = line.slice(line.lastIndexOf(') ') + 2).split(' ')
-        if (fields.length > 12) threads.set(`${tid} ${name}`, Number(fields[11]) + Number(fields[12]))
-      }
+      if (processKind(stat.cmd) === 'renderer') await readThreads(pid, threads)
     }
     return { ours, old, threads }
   }
@@ -405,25 +372,12 @@ async function floors(): Promise<Floor> {
       '<button style="position:fixed;left:0;top:0;width:200px;height:100px">play</button>',
     )
     await page.click('button')
-    await page.evaluate(async () => {
-      const context = new AudioContext({ latencyHint: 'interactive' })
-      const limiter = context.createDynamicsCompressor()
-      limiter.connect(context.destination)
-      const gain = context.createGain()
-      gain.gain.value = 0.3
-      gain.connect(limiter)
-      const tone = context.createBuffer(2, context.sampleRate, context.sampleRate)
-      for (let c = 0; c < 2; c++)
-        tone
-          .getChannelData(c)
-          .forEach((_, i, data) => (data[i] = Math.sin((2 * Math.PI * 440 * i) / context.sampleRate)))
-      const source = context.createBufferSource()
-      source.buffer = tone
-      source.loop = true
-      source.connect(gain)
-      source.start()
-      await context.resume()
-      Object.assign(window, { floorContext: context, floorGain: gain, floorContexts: [context] })
+    await playFloorTone(page)
+    await page.evaluate(() => {
+      const { floorContext: context, floorGain: gain } = window as unknown as {
+        floorContext: AudioContext
+        floorGain: GainNode
+      }
       document.querySelector('button')!.addEventListener('click', () => {
         const at = context.currentTime
         gain.gain.setValueAtTime(0.3, at)

@@ -1,4 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises'
+import type { Page } from 'playwright-core'
 
 /**
  * CPU-seconds per process over a stretch, counted from `/proc/<pid>/stat` (utime + stime, clock ticks),
@@ -30,8 +31,21 @@ interface Reading {
   node: NodeJS.CpuUsage
 }
 
-async function read(): Promise<Reading> {
-  const all = new Map<number, { ppid: number; own: number; reaped: number; cmd: string }>()
+export interface ProcessTicks {
+  ppid: number
+  /** utime + stime, clock ticks. */
+  own: number
+  /** cutime + cstime: what it reaped from children that ended. */
+  reaped: number
+  cmd: string
+}
+
+/** Every process's CPU ticks now (`/proc`), and whether a process descends from this one. */
+export async function readProcessTable(): Promise<{
+  all: Map<number, ProcessTicks>
+  descends: (pid: number) => boolean
+}> {
+  const all = new Map<number, ProcessTicks>()
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue
     const stat = (await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.split(' ')
@@ -48,21 +62,57 @@ async function read(): Promise<Reading> {
       if (at === process.pid) return true
     return false
   }
+  return { all, descends }
+}
+
+/** A process's threads' CPU ticks now, into `threads` by `tid name`. */
+export async function readThreads(pid: number, threads: Map<string, number>): Promise<void> {
+  for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+    const line = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '')
+    const name = line.slice(line.indexOf('(') + 1, line.lastIndexOf(')'))
+    const fields = line.slice(line.lastIndexOf(') ') + 2).split(' ')
+    if (fields.length > 12) threads.set(`${tid} ${name}`, Number(fields[11]) + Number(fields[12]))
+  }
+}
+
+async function read(): Promise<Reading> {
+  const { all, descends } = await readProcessTable()
   const processes: Reading['processes'] = new Map()
   const threads = new Map<string, number>()
   for (const [pid, stat] of all) {
     if (!stat.cmd.includes('chromium') || !descends(pid)) continue
     const kind = processKind(stat.cmd)
     processes.set(pid, { own: stat.own, reaped: stat.reaped, kind })
-    if (kind !== 'renderer') continue
-    for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [])) {
-      const line = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '')
-      const name = line.slice(line.indexOf('(') + 1, line.lastIndexOf(')'))
-      const fields = line.slice(line.lastIndexOf(') ') + 2).split(' ')
-      if (fields.length > 12) threads.set(`${tid} ${name}`, Number(fields[11]) + Number(fields[12]))
-    }
+    if (kind === 'renderer') await readThreads(pid, threads)
   }
   return { processes, threads, node: process.cpuUsage() }
+}
+
+/**
+ * A blank page's floor: a tone looped through a gain (0.3) and a compressor, as the app's graph ends, in a
+ * running context (`window.floorContext`, `floorGain`, `floorContexts`).
+ */
+export function playFloorTone(page: Page): Promise<void> {
+  return page.evaluate(async () => {
+    const context = new AudioContext({ latencyHint: 'interactive' })
+    const limiter = context.createDynamicsCompressor()
+    limiter.connect(context.destination)
+    const gain = context.createGain()
+    gain.gain.value = 0.3
+    gain.connect(limiter)
+    const tone = context.createBuffer(2, context.sampleRate, context.sampleRate)
+    for (let c = 0; c < 2; c++)
+      tone
+        .getChannelData(c)
+        .forEach((_, i, data) => (data[i] = Math.sin((2 * Math.PI * 440 * i) / context.sampleRate)))
+    const source = context.createBufferSource()
+    source.buffer = tone
+    source.loop = true
+    source.connect(gain)
+    source.start()
+    await context.resume()
+    Object.assign(window, { floorContext: context, floorGain: gain, floorContexts: [context] })
+  })
 }
 
 export interface CpuSeconds {

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core'
 import { CHROMIUM_FLAGS, findChromium, startApp } from '../e2e/harness'
 import type { App } from '../e2e/harness'
 import { findSongs, playSongs, playable, waitForClock } from '../e2e/playback-support'
-import { countCpu, formatCpu } from './cpu'
+import { countCpu, formatCpu, playFloorTone } from './cpu'
 import type { CpuSeconds } from './cpu'
 import type { TraceEvent } from './ui'
 
@@ -276,26 +276,7 @@ export async function floorFigures(): Promise<PageFigures> {
   try {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
     await page.setContent('<p>floor</p>')
-    await page.evaluate(async () => {
-      const context = new AudioContext({ latencyHint: 'interactive' })
-      const limiter = context.createDynamicsCompressor()
-      limiter.connect(context.destination)
-      const gain = context.createGain()
-      gain.gain.value = 0.3
-      gain.connect(limiter)
-      const tone = context.createBuffer(2, context.sampleRate, context.sampleRate)
-      for (let c = 0; c < 2; c++)
-        tone
-          .getChannelData(c)
-          .forEach((_, i, data) => (data[i] = Math.sin((2 * Math.PI * 440 * i) / context.sampleRate)))
-      const source = context.createBufferSource()
-      source.buffer = tone
-      source.loop = true
-      source.connect(gain)
-      source.start()
-      await context.resume()
-      Object.assign(window, { floorContext: context })
-    })
+    await playFloorTone(page)
     // Longer than the app's 3 s: a browser just started still settles for some seconds.
     await new Promise((done) => setTimeout(done, 8000))
     return await measure(page)
