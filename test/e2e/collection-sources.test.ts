@@ -1,18 +1,17 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDataSource } from '@server/index'
-import type { DataSourceHandle } from '@server/index'
-import type { CollectionPlaylist, CollectionSummary, SourceList } from '@shared/ipc/contract'
-import { RESULTS_DIR, startApp } from './harness'
+import type { CollectionPlaylist, CollectionSummary } from '@shared/ipc/contract'
+import { startApp } from './harness'
 import type { App } from './harness'
 import { seekWithSlider, waitForClock } from './playback-support'
-import { activateInSettings, addToQueue, sourceSongs, textOf } from './sources-support'
-import { OWNER_PASSPHRASE } from '../support/phone'
-import { startQuirkProxy } from '../support/quirk-proxy'
-import type { QuirkProxy } from '../support/quirk-proxy'
+import {
+  activateInSettings,
+  addSource,
+  addToQueue,
+  sourceSongs,
+  startQuirkServer,
+  textOf,
+} from './sources-support'
 
 /**
  * Issue 36, your own playlists across sources: one playlist holds a song of the built-in source (added
@@ -32,41 +31,22 @@ async function pickPlaylist(page: Page) {
 
 describe('Your playlists across data sources', () => {
   let app: App
-  let server: DataSourceHandle
-  let proxy: QuirkProxy
-  let dataDir: string
+  let quirk: Awaited<ReturnType<typeof startQuirkServer>>
   let quirkId = ''
   let quirkName = ''
   let builtinName = ''
 
   beforeAll(async () => {
-    await mkdir(RESULTS_DIR, { recursive: true })
-    dataDir = await mkdtemp(join(tmpdir(), 'cadence-e2e-collection-sources-'))
-    server = await startDataSource({
-      ownerPassphrase: OWNER_PASSPHRASE,
-      dataDir,
-      port: 0,
-      demo: 30,
-      ownerName: 'Quirk Owner',
-    })
-    proxy = await startQuirkProxy(server.url, 'netease')
+    quirk = await startQuirkServer('collection-sources')
     app = await startApp({ demo: DEMO })
-    const trusted = { senderUrl: `${app.appUrl}/index.html` }
-    const added = await app.core.router.invoke('sources:add', { url: proxy.url }, trusted)
-    if (!added.ok) throw new Error(added.error.message)
-    quirkId = (added.value as { id: string }).id
-    const list = (await app.core.router.invoke('sources:list', undefined, trusted)) as {
-      ok: true
-      value: SourceList
-    }
-    quirkName = list.value.sources.find((s) => s.id === quirkId)!.name
-    builtinName = list.value.sources.find((s) => s.builtin)!.name
+    const added = await addSource(app, quirk.url)
+    quirkId = added.id
+    quirkName = added.name
+    builtinName = added.builtinName
   }, 120_000)
   afterAll(async () => {
     await app?.close()
-    await proxy?.close()
-    await server?.close()
-    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+    await quirk?.close()
   })
 
   const call = async <T>(channel: string, args?: unknown): Promise<T> => {
@@ -97,7 +77,7 @@ describe('Your playlists across data sources', () => {
     await pickPlaylist(page)
 
     // The other source made active: one of its songs, in the queue, added from the queue's menu.
-    await activateInSettings(page, proxy.url)
+    await activateInSettings(page, quirk.url)
     const quirkSong = (await sourceSongs(app, quirkId, 3)).find((song) => song.name !== builtinTitle)!
     await addToQueue(page, [quirkSong])
     await page.getByTestId('player-queue').click()

@@ -1,19 +1,17 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDataSource } from '@server/index'
-import type { DataSourceHandle } from '@server/index'
 import type { Song } from '@shared/api/models'
-import type { SourceList } from '@shared/ipc/contract'
-import { RESULTS_DIR, startApp } from './harness'
+import { startApp } from './harness'
 import type { App } from './harness'
 import { playSongs, seekWithSlider, waitForClock } from './playback-support'
-import { activateInSettings, addToQueue, sourceSongs, textOf } from './sources-support'
-import { OWNER_PASSPHRASE } from '../support/phone'
-import { startQuirkProxy } from '../support/quirk-proxy'
-import type { QuirkProxy } from '../support/quirk-proxy'
+import {
+  activateInSettings,
+  addSource,
+  addToQueue,
+  sourceSongs,
+  startQuirkServer,
+  textOf,
+} from './sources-support'
 
 /**
  * Issue 36, one queue across sources: a queue that mixes a song of the built-in source and a song of a
@@ -25,9 +23,7 @@ const DEMO = 20
 
 describe('One queue across data sources', () => {
   let app: App
-  let server: DataSourceHandle
-  let proxy: QuirkProxy
-  let dataDir: string
+  let quirk: Awaited<ReturnType<typeof startQuirkServer>>
   let quirkId = ''
   let quirkName = ''
   let builtinName = ''
@@ -35,36 +31,19 @@ describe('One queue across data sources', () => {
   let quirkSong: Song
 
   beforeAll(async () => {
-    await mkdir(RESULTS_DIR, { recursive: true })
-    dataDir = await mkdtemp(join(tmpdir(), 'cadence-e2e-queue-sources-'))
-    server = await startDataSource({
-      ownerPassphrase: OWNER_PASSPHRASE,
-      dataDir,
-      port: 0,
-      demo: 30,
-      ownerName: 'Quirk Owner',
-    })
-    proxy = await startQuirkProxy(server.url, 'netease')
+    quirk = await startQuirkServer('queue-sources')
     app = await startApp({ demo: DEMO })
-    const trusted = { senderUrl: `${app.appUrl}/index.html` }
-    const added = await app.core.router.invoke('sources:add', { url: proxy.url }, trusted)
-    if (!added.ok) throw new Error(added.error.message)
-    quirkId = (added.value as { id: string }).id
-    const list = (await app.core.router.invoke('sources:list', undefined, trusted)) as {
-      ok: true
-      value: SourceList
-    }
-    quirkName = list.value.sources.find((s) => s.id === quirkId)!.name
-    builtinName = list.value.sources.find((s) => s.builtin)!.name
-    ;[builtinSong] = await sourceSongs(app, list.value.activeId, 1)
+    const added = await addSource(app, quirk.url)
+    quirkId = added.id
+    quirkName = added.name
+    builtinName = added.builtinName
+    ;[builtinSong] = await sourceSongs(app, added.activeId, 1)
     // Another song than the built-in one (the two demo catalogues are alike): told apart by name.
     quirkSong = (await sourceSongs(app, quirkId, 3)).find((song) => song.name !== builtinSong.name)!
   }, 120_000)
   afterAll(async () => {
     await app?.close()
-    await proxy?.close()
-    await server?.close()
-    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+    await quirk?.close()
   })
 
   const titleOf = (page: Page) => page.getByTestId('player-title')
@@ -77,7 +56,7 @@ describe('One queue across data sources', () => {
     await page.getByTestId('player-toggle').click()
 
     // The other source made active: the queue stays; a song of it is added.
-    await activateInSettings(page, proxy.url)
+    await activateInSettings(page, quirk.url)
     await expect.poll(() => textOf(titleOf(page)), { timeout: 15_000 }).toBe(builtinSong.name)
     await addToQueue(page, [quirkSong])
     // Back to the built-in source: both stay, each named with its source.
@@ -103,7 +82,7 @@ describe('One queue across data sources', () => {
     await page.keyboard.press('Escape')
 
     // A switch of the active source while it plays: it plays on.
-    await activateInSettings(page, proxy.url)
+    await activateInSettings(page, quirk.url)
     await expect.poll(() => textOf(titleOf(page)), { timeout: 15_000 }).toBe(quirkSong.name)
     const before = await page
       .getByTestId('player-audio')

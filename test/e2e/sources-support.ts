@@ -1,7 +1,15 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { expect } from 'vitest'
+import { startDataSource } from '@server/index'
 import type { Song } from '@shared/api/models'
+import type { SourceList } from '@shared/ipc/contract'
+import { RESULTS_DIR } from './harness'
 import type { App } from './harness'
+import { OWNER_PASSPHRASE } from '../support/phone'
+import { startQuirkProxy } from '../support/quirk-proxy'
 import { playable } from './playback-support'
 
 /** Helpers of the e2e tests that use two data sources at once (the built-in one and a quirk server). */
@@ -48,4 +56,44 @@ export async function activateInSettings(page: Page, url: string | undefined) {
     : page.getByTestId('source').first()
   await row.getByRole('radio').check()
   await expect.poll(() => row.getByRole('radio').isChecked(), { timeout: 15_000 }).toBe(true)
+}
+
+/** A NeteaseMusicAdapter-like server (the reference server, 30 demo songs, behind a quirk proxy). */
+export async function startQuirkServer(name: string) {
+  await mkdir(RESULTS_DIR, { recursive: true })
+  const dataDir = await mkdtemp(join(tmpdir(), `cadence-e2e-${name}-`))
+  const server = await startDataSource({
+    ownerPassphrase: OWNER_PASSPHRASE,
+    dataDir,
+    port: 0,
+    demo: 30,
+    ownerName: 'Quirk Owner',
+  })
+  const proxy = await startQuirkProxy(server.url, 'netease')
+  return {
+    url: proxy.url,
+    async close() {
+      await proxy.close()
+      await server.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Adds the data source at `url` to the app (not made active): its id and name, and the built-in's. */
+export async function addSource(app: App, url: string) {
+  const trusted = { senderUrl: `${app.appUrl}/index.html` }
+  const added = await app.core.router.invoke('sources:add', { url }, trusted)
+  if (!added.ok) throw new Error(added.error.message)
+  const id = (added.value as { id: string }).id
+  const list = (await app.core.router.invoke('sources:list', undefined, trusted)) as {
+    ok: true
+    value: SourceList
+  }
+  return {
+    id,
+    name: list.value.sources.find((s) => s.id === id)!.name,
+    activeId: list.value.activeId,
+    builtinName: list.value.sources.find((s) => s.builtin)!.name,
+  }
 }
