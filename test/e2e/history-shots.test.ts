@@ -11,7 +11,8 @@ import { findSongs, playSongs, playable, waitForClock } from './playback-support
  * (`sleep-timer-menu-*.png`). "Your listening, in pictures" is shot by history-stats.test.ts.
  */
 
-const HOUR = 3_600_000
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
 
 describe('docs screenshots: Recently played and the sleep timer', () => {
   let app: App
@@ -20,10 +21,17 @@ describe('docs screenshots: Recently played and the sleep timer', () => {
     app = await startApp()
     songs = await findSongs(app, 8, (s) => playable(s) && !!s.album?.cover)
     await app.page.getByTestId('now-playing').waitFor()
-    // Listens over today and the two days before, as the listen recorder sends them.
+    // Listens over today and the two days before, as the listen recorder sends them: today's in the
+    // last minutes (never before midnight), the others in the afternoon of their day, whatever the hour
+    // the test runs at.
+    const midnight = new Date().setHours(0, 0, 0, 0)
+    const at = (i: number) =>
+      i < 3
+        ? Math.max(midnight, Date.now() - i * MINUTE)
+        : new Date(midnight - (i < 6 ? 12 : 36) * HOUR).setHours(14, i, 0, 0)
     songs.forEach((song, i) =>
       app.core.history.record({
-        listenedAt: Date.now() - (i < 3 ? i * 0.3 : i < 6 ? 24 + i : 48 + i) * HOUR,
+        listenedAt: at(i),
         sourceId: 'builtin',
         songId: String(song.id),
         title: song.name,
