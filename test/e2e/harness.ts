@@ -132,6 +132,30 @@ function testPreload(): Promise<string> {
   return preloadScript
 }
 
+/**
+ * Waits for the router's first navigation to finish. Until then vue-router does not listen to the
+ * address (it sets its listener up once the first navigation is done, and that navigation then puts its
+ * own path back), so a test setting `location.hash` right after the page loaded would be ignored on a
+ * slow start. A page whose app never mounts is left as it is, for the test to see.
+ */
+async function routerReady(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () => {
+        type Probe = { config: { globalProperties: { $router?: { isReady(): Promise<void> } } } }
+        const root = document.querySelector('#app') as { __vue_app__?: Probe } | null
+        const router = root?.__vue_app__?.config.globalProperties.$router
+        const mark = window as { __cadenceRouterReady?: boolean }
+        if (!router) return false
+        void router.isReady().then(() => (mark.__cadenceRouterReady = true))
+        return mark.__cadenceRouterReady === true
+      },
+      undefined,
+      { timeout: 60_000, polling: 50 },
+    )
+    .catch(() => undefined)
+}
+
 export async function startApp(options: StartAppOptions = {}): Promise<App> {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
     throw new Error('The renderer is not built: run `npm run build` first (npm test does it for you).')
@@ -305,6 +329,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
     cleanups.push(unsubscribe)
 
     await page.goto(appUrl + '/index.html')
+    await routerReady(page)
     return {
       page,
       context: ctx,
