@@ -3,13 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createCore, createMemoryStore } from '@main/core'
-import type { BuiltinLaunch } from '@main/core'
-import { startDataSource } from '@server/index'
-import type { IpcResult } from '@shared/ipc/contract'
 import type { MusicFoldersState } from '@shared/ipc/music-folders'
 import { data, type Json } from '../conformance/helpers'
-import { createTestCipher } from '../support/test-cipher'
+import { builtinCore } from '../support/builtin-core'
+import { invokeOk } from '../support/test-core'
 import { makeTrack } from '../support/library-files'
 
 /**
@@ -18,7 +15,6 @@ import { makeTrack } from '../support/library-files'
  * into `--demo` / `--no-demo`): shown while no folder is chosen; off, its songs, albums, artists,
  * playlists and charts appear nowhere and the folders' songs stay; on again, it is back.
  */
-const APP = { senderUrl: 'app://cadence/index.html' }
 const cleanups: Array<() => unknown> = []
 afterEach(async () => {
   for (const step of cleanups.splice(0).reverse()) await step()
@@ -27,40 +23,12 @@ afterEach(async () => {
 async function setup(pick: () => string | undefined) {
   const root = await mkdtemp(join(tmpdir(), 'cadence-demo-catalogue-'))
   cleanups.push(() => rm(root, { recursive: true, force: true }))
-  const launches: BuiltinLaunch[] = []
-  const running: { url: string } = { url: '' }
-  const core = createCore({
-    store: createMemoryStore(),
-    cipher: createTestCipher(),
-    isTrustedSender: (url) => url.startsWith('app://cadence/'),
-    appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
-    spawnBuiltin: async (launch, _onExit, onLibrary) => {
-      launches.push(launch)
-      const handle = await startDataSource({
-        dataDir: join(root, 'data'),
-        host: launch.host,
-        port: launch.port,
-        ownerPassphrase: launch.passphrase,
-        instanceNonce: launch.nonce,
-        library: launch.library,
-        onLibrary,
-        ...(launch.demo === false ? { removeDemo: true } : launch.demo ? { demo: 6 } : {}),
-      })
-      running.url = handle.url
-      return { url: handle.url, stop: () => handle.close() }
-    },
-    pickFolder: async () => pick(),
-  })
-  cleanups.push(() => core.builtin.stop())
-  cleanups.push(() => core.dispose())
-  await core.builtin.start()
-  return { root, core, launches, running }
-}
-
-async function call<T>(core: ReturnType<typeof createCore>, channel: string, args?: unknown): Promise<T> {
-  const result = (await core.router.invoke(channel, args, APP)) as IpcResult
-  if (!result.ok) throw new Error(`${channel}: ${result.error.message}`)
-  return result.value as T
+  const built = builtinCore(root, pick, (launch) =>
+    launch.demo === false ? { removeDemo: true } : launch.demo ? { demo: 6 } : {},
+  )
+  cleanups.push(built.stop)
+  await built.core.builtin.start()
+  return { root, ...built }
 }
 
 /** What a person can browse without a login: charts, recommendations, and search for `names`. */
@@ -84,7 +52,7 @@ describe('the demo catalogue from the app', () => {
   it('is shown while no folder is chosen, can be turned off and on again; the folders’ songs stay', async () => {
     const picker: { folder?: string } = {}
     const t = await setup(() => picker.folder)
-    expect(await call(t.core, 'library:demo')).toEqual({ shown: true })
+    expect(await invokeOk(t.core, 'library:demo')).toEqual({ shown: true })
     expect(t.launches.map((l) => l.demo)).toEqual([true])
 
     // The demo as it is: its songs' names, one playlist's and one artist's.
@@ -102,19 +70,19 @@ describe('the demo catalogue from the app', () => {
     mkdirSync(music)
     makeTrack(join(music, 'mine.flac'), { title: 'Quite My Own', artist: 'Me Myself', album: 'Home' }, 3)
     picker.folder = music
-    await call(t.core, 'library:add-folder')
+    await invokeOk(t.core, 'library:add-folder')
     await vi.waitFor(
       async () => {
-        const state = await call<MusicFoldersState>(t.core, 'library:folders')
+        const state = await invokeOk<MusicFoldersState>(t.core, 'library:folders')
         expect(state.folders[0]?.songs).toBe(1)
       },
       { timeout: 30_000, interval: 100 },
     )
 
     // Off: nowhere (charts, recommendations, search, the song itself); the folder's song stays.
-    expect(await call(t.core, 'library:set-demo', { shown: false })).toEqual({ shown: false })
+    expect(await invokeOk(t.core, 'library:set-demo', { shown: false })).toEqual({ shown: false })
     expect(t.launches.at(-1)!.demo).toBe(false)
-    expect(await call(t.core, 'library:demo')).toEqual({ shown: false })
+    expect(await invokeOk(t.core, 'library:demo')).toEqual({ shown: false })
     const off = await everywhere(t.running.url, [...demoNames, 'Quite My Own'])
     expect(off.charts).toEqual([])
     expect(off.playlists).toEqual([])
@@ -124,7 +92,7 @@ describe('the demo catalogue from the app', () => {
     expect((await fetch(`${t.running.url}/song/detail?id=${demoSong}`)).status).toBe(404)
 
     // On again: back everywhere, the folder's song still there.
-    await call(t.core, 'library:set-demo', { shown: true })
+    await invokeOk(t.core, 'library:set-demo', { shown: true })
     expect(t.launches.at(-1)!.demo).toBe(true)
     const again = await everywhere(t.running.url, [...demoNames, 'Quite My Own'])
     expect(again.charts).toEqual(on.charts)
@@ -139,14 +107,14 @@ describe('the demo catalogue from the app', () => {
     mkdirSync(music)
     makeTrack(join(music, 'mine.mp3'), { title: 'Only Mine', artist: 'Me Myself' }, 4)
     picker.folder = music
-    await call(t.core, 'library:add-folder')
+    await invokeOk(t.core, 'library:add-folder')
     expect(t.launches.map((l) => l.demo)).toEqual([true, false])
-    expect(await call(t.core, 'library:demo')).toEqual({ shown: false })
+    expect(await invokeOk(t.core, 'library:demo')).toEqual({ shown: false })
     await vi.waitFor(async () => expect((await data(t.running.url, '/playlist/toplist')).length).toBe(0), {
       timeout: 30_000,
       interval: 100,
     })
-    await call(t.core, 'library:set-demo', { shown: true })
+    await invokeOk(t.core, 'library:set-demo', { shown: true })
     expect(t.launches.map((l) => l.demo)).toEqual([true, false, true])
     expect((await data(t.running.url, '/playlist/toplist')).length).toBeGreaterThan(0)
   }, 120_000)

@@ -3,13 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createCore, createMemoryStore } from '@main/core'
-import type { BuiltinLaunch } from '@main/core'
-import { startDataSource } from '@server/index'
 import { synthesizeWav } from '@server/audio/synth'
-import type { IpcResult } from '@shared/ipc/contract'
 import type { MusicFoldersState } from '@shared/ipc/music-folders'
-import { createTestCipher } from '../support/test-cipher'
+import { builtinCore } from '../support/builtin-core'
+import { invokeOk } from '../support/test-core'
 import { makeTrack } from '../support/library-files'
 
 /**
@@ -17,7 +14,6 @@ import { makeTrack } from '../support/library-files'
  * dialog), the folders handed to the built-in data source (the real server, in-process, started as the
  * utility process would be: the import in the background), its reports back, cancel and remove.
  */
-const APP = { senderUrl: 'app://cadence/index.html' }
 const cleanups: Array<() => unknown> = []
 afterEach(async () => {
   for (const step of cleanups.splice(0).reverse()) await step()
@@ -26,49 +22,15 @@ afterEach(async () => {
 async function setup(pick: () => string | undefined) {
   const root = await mkdtemp(join(tmpdir(), 'cadence-music-folders-'))
   cleanups.push(() => rm(root, { recursive: true, force: true }))
-  const launches: BuiltinLaunch[] = []
   const states: MusicFoldersState[] = []
-  const core = createCore({
-    store: createMemoryStore(),
-    cipher: createTestCipher(),
-    isTrustedSender: (url) => url.startsWith('app://cadence/'),
-    appInfo: { name: 'Cadence', version: '0', platform: 'linux' },
-    spawnBuiltin: async (launch, _onExit, onLibrary) => {
-      launches.push(launch)
-      const handle = await startDataSource({
-        dataDir: join(root, 'data'),
-        host: launch.host,
-        port: launch.port,
-        ownerPassphrase: launch.passphrase,
-        instanceNonce: launch.nonce,
-        library: launch.library,
-        libraryInBackground: true,
-        onLibrary,
-        demo: 5,
-      })
-      return {
-        url: handle.url,
-        stop: () => handle.close(),
-        send: (m: unknown) =>
-          (m as { type?: string }).type === 'library-cancel' && handle.cancelLibraryImport(),
-      }
-    },
-    pickFolder: async () => pick(),
-  })
-  const off = core.events.subscribe((event, payload) => {
+  const built = builtinCore(root, pick, () => ({ libraryInBackground: true, demo: 5 }))
+  const off = built.core.events.subscribe((event, payload) => {
     if (event === 'library:changed') states.push(payload as MusicFoldersState)
   })
-  cleanups.push(() => core.builtin.stop())
-  cleanups.push(() => core.dispose())
+  cleanups.push(built.stop)
   cleanups.push(off)
-  await core.builtin.start()
-  return { root, core, launches, states }
-}
-
-async function call<T>(core: ReturnType<typeof createCore>, channel: string, args?: unknown): Promise<T> {
-  const result = (await core.router.invoke(channel, args, APP)) as IpcResult
-  if (!result.ok) throw new Error(`${channel}: ${result.error.message}`)
-  return result.value as T
+  await built.core.builtin.start()
+  return { root, core: built.core, launches: built.launches, states }
 }
 
 describe('music folders from the app', () => {
@@ -81,21 +43,21 @@ describe('music folders from the app', () => {
     makeTrack(join(music, 'two.flac'), { title: 'Folder Two', artist: 'Mine' }, 2)
     writeFileSync(join(music, 'broken.mp3'), Buffer.from('not audio '.repeat(100)))
 
-    expect(await call<MusicFoldersState>(t.core, 'library:folders')).toEqual({
+    expect(await invokeOk<MusicFoldersState>(t.core, 'library:folders')).toEqual({
       folders: [],
       importing: null,
       message: null,
     })
     // The picker closed without a choice: nothing changes, no restart.
-    await call(t.core, 'library:add-folder')
+    await invokeOk(t.core, 'library:add-folder')
     expect(t.launches).toHaveLength(1)
 
     picker.folder = music
-    await call(t.core, 'library:add-folder')
+    await invokeOk(t.core, 'library:add-folder')
     expect(t.launches.map((l) => l.library ?? [])).toEqual([[], [music]])
     await vi.waitFor(
       async () => {
-        const state = await call<MusicFoldersState>(t.core, 'library:folders')
+        const state = await invokeOk<MusicFoldersState>(t.core, 'library:folders')
         expect(state.importing).toBeNull()
         expect(state.folders).toEqual([
           expect.objectContaining({
@@ -111,12 +73,12 @@ describe('music folders from the app', () => {
       { timeout: 30_000, interval: 100 },
     )
     // The same folder again: nothing to do.
-    await call(t.core, 'library:add-folder')
+    await invokeOk(t.core, 'library:add-folder')
     expect(t.launches).toHaveLength(2)
 
-    await call(t.core, 'library:remove-folder', { path: music })
+    await invokeOk(t.core, 'library:remove-folder', { path: music })
     expect(t.launches.map((l) => l.library ?? [])).toEqual([[], [music], []])
-    expect((await call<MusicFoldersState>(t.core, 'library:folders')).folders).toEqual([])
+    expect((await invokeOk<MusicFoldersState>(t.core, 'library:folders')).folders).toEqual([])
   }, 90_000)
 
   it('reports progress while a large import runs after start-up, and cancels it', async () => {
@@ -128,14 +90,14 @@ describe('music folders from the app', () => {
     for (let i = 0; i < 1500; i++) writeFileSync(join(music, `${String(i).padStart(4, '0')}.wav`), wav)
 
     picker.folder = music
-    await call(t.core, 'library:add-folder')
+    await invokeOk(t.core, 'library:add-folder')
     // The data source answered (start-up did not wait for the import), and the import is still going.
     expect(t.core.sources.get('builtin')?.state).toBe('ready')
-    expect((await call<MusicFoldersState>(t.core, 'library:folders')).importing).not.toBeNull()
-    await call(t.core, 'library:cancel-import')
+    expect((await invokeOk<MusicFoldersState>(t.core, 'library:folders')).importing).not.toBeNull()
+    await invokeOk(t.core, 'library:cancel-import')
     await vi.waitFor(
       async () => {
-        const state = await call<MusicFoldersState>(t.core, 'library:folders')
+        const state = await invokeOk<MusicFoldersState>(t.core, 'library:folders')
         expect(state.importing).toBeNull()
         expect(state.message).toMatch(/cancelled/)
         expect(state.folders[0].songs).toBeLessThan(1500)
