@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils'
+import { enableAutoUnmount, flushPromises } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { DEFAULT_SETTINGS } from '@shared/settings'
-import { createMemoryHistory, createRouter } from 'vue-router'
 import NowPlayingScreen from '@renderer/components/now-playing/NowPlayingScreen.vue'
-import { createAppI18n } from '@renderer/i18n'
 import { usePlayerStore } from '@renderer/stores/player'
 import { useNowPlayingStore } from '@renderer/stores/now-playing'
 import { resolved, song } from './player-fakes'
+import { mountInDocument } from './support'
 
 const invoke = vi.fn()
 vi.mock('@renderer/services/cadence', () => ({
@@ -31,21 +30,7 @@ async function mountView() {
   await player.playSongs([song(1)])
   await flushPromises()
   useNowPlayingStore(pinia).show()
-  const empty = { render: () => null }
-  const router = createRouter({
-    history: createMemoryHistory(),
-    routes: [
-      { path: '/', name: 'home', component: empty },
-      { path: '/artist/:id', name: 'artist', component: empty },
-      { path: '/album/:id?', name: 'album', component: empty },
-    ],
-  })
-  await router.push('/')
-  const wrapper = mount(NowPlayingScreen, {
-    attachTo: document.body,
-    global: { plugins: [pinia, createAppI18n(), router] },
-  })
-  await flushPromises()
+  const { wrapper } = await mountInDocument(NowPlayingScreen, pinia)
   return wrapper
 }
 

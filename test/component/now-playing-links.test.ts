@@ -1,11 +1,10 @@
+import { mountInDocument } from './support'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils'
+import { enableAutoUnmount, flushPromises } from '@vue/test-utils'
 import { afterEach } from 'vitest'
 import { createPinia, setActivePinia } from 'pinia'
-import { createMemoryHistory, createRouter } from 'vue-router'
 import type { Song } from '@shared/api/models'
 import NowPlayingSong from '@renderer/components/now-playing/NowPlayingSong.vue'
-import { createAppI18n } from '@renderer/i18n'
 import { useAuthStore } from '@renderer/stores/auth'
 import { useNotificationsStore } from '@renderer/stores/notifications'
 
@@ -47,22 +46,7 @@ async function mountSong(sourceId: string) {
   const pinia = createPinia()
   setActivePinia(pinia)
   await useAuthStore(pinia).refresh()
-  const empty = { render: () => null }
-  const router = createRouter({
-    history: createMemoryHistory(),
-    routes: [
-      { path: '/', name: 'home', component: empty },
-      { path: '/artist/:id', name: 'artist', component: empty },
-      { path: '/album/:id?', name: 'album', component: empty },
-    ],
-  })
-  await router.push('/')
-  const wrapper = mount(NowPlayingSong, {
-    props: { song: song(sourceId) },
-    attachTo: document.body,
-    global: { plugins: [pinia, createAppI18n(), router] },
-  })
-  await flushPromises()
+  const { wrapper, router } = await mountInDocument(NowPlayingSong, pinia, { song: song(sourceId) })
   calls.length = 0
   return { wrapper, router, pinia }
 }
