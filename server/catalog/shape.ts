@@ -52,6 +52,8 @@ export function songJson(base: string, r: SongRow): SongJson {
     privilege,
   }
   if (r.tns) song.tns = JSON.parse(r.tns) as string[]
+  if (r.track_no) song.no = r.track_no
+  if (r.disc_no) song.cd = String(r.disc_no)
   if (r.album_id !== null && r.album_name !== null) {
     song.album = { id: r.album_id, name: r.album_name, cover: cover(base, 'album', r.album_id) }
   }

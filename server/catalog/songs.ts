@@ -8,6 +8,7 @@ import { ids, type CatalogStore } from './store'
 import type { SongJson, SongRow } from './types'
 
 const SONG_LIST = `SELECT s.id, s.name, s.tns, s.duration_ms, s.playable, s.reason, s.album_id, al.name AS album_name,
+     s.disc_no, s.track_no,
      (SELECT json_group_array(json_array(x.id, x.name)) FROM
        (SELECT a.id, a.name FROM song_artists sa JOIN artists a ON a.id = sa.artist_id
         WHERE sa.song_id = s.id ORDER BY sa.position) x) AS artists,
@@ -16,7 +17,8 @@ const SONG_LIST = `SELECT s.id, s.name, s.tns, s.duration_ms, s.playable, s.reas
    FROM songs s LEFT JOIN playlists al ON al.id = s.album_id WHERE s.id IN (SELECT value FROM json_each(?))`
 
 const SONG_ONE = `SELECT s.id, s.name, s.tns, s.duration_ms, s.playable, s.reason, s.album_id, al.name AS album_name,
-     s.lyric_normal, s.lyric_translation, s.lyric_transliteration, s.lyric_wordforword, s.genre, s.replay_gain
+     s.lyric_normal, s.lyric_translation, s.lyric_transliteration, s.lyric_wordforword, s.genre, s.replay_gain,
+     s.disc_no, s.track_no
    FROM songs s LEFT JOIN playlists al ON al.id = s.album_id WHERE s.id = ?`
 
 const LYRIC_KINDS = ['normal', 'translation', 'transliteration', 'wordforword'] as const

@@ -33,6 +33,9 @@ export interface SongJson {
   duration: number
   privilege: PrivilegeJson
   meta?: Record<string, unknown>
+  /** Track number on its album, and its disc (as NeteaseMusicAdapter names them). */
+  no?: number
+  cd?: string
 }
 export interface PlaylistJson {
   id: number
@@ -59,6 +62,9 @@ export interface SongRow {
   artists: string | Array<[number, string]>
   /** Comma-separated from the list query, or the numbers themselves. */
   bitrates: string | number[] | null
+  /** Its disc and track number on its album (0: not known). */
+  disc_no?: number
+  track_no?: number
 }
 
 export interface PlaylistRow {

@@ -92,6 +92,9 @@ export const songSchema = z.object({
   duration: opt(z.number().nonnegative()),
   privilege: opt(privilegeSchema),
   meta: opt(songMetaSchema),
+  /** Its track number on its album and its disc ("01" or 1), when the source gives them. */
+  no: z.number().int().positive().optional().catch(undefined),
+  cd: text.optional().catch(undefined),
 })
 export type Song = z.infer<typeof songSchema>
 

@@ -27,33 +27,42 @@ export interface Measured {
 export interface ReplayGain {
   trackGain: number
   trackPeak?: number
+  albumGain?: number
+  albumPeak?: number
 }
 
 /** ReplayGain 2's reference loudness: a track gain brings the song to this (89 dB SPL). */
 export const REPLAYGAIN_REFERENCE_LUFS = -18
 
 /**
- * The loudness ReplayGain tags imply: the reference minus the track gain, and the sample peak as the
- * true peak (a song without a peak tag is taken to reach full scale, so it is never raised).
+ * The loudness ReplayGain tags imply: the reference minus the gain, and the sample peak as the true peak
+ * (a song without a peak tag is taken to reach full scale, so it is never raised). The track's gain and
+ * peak, or with `album` (the queue plays the song in its album's order: `shared/player/album-order.ts`)
+ * the album's, when the tags have an album gain.
  */
-export function replayGainLoudness(tags: ReplayGain): Measured {
-  const peak = tags.trackPeak !== undefined && tags.trackPeak > 0 ? 20 * Math.log10(tags.trackPeak) : 0
-  return { integrated: REPLAYGAIN_REFERENCE_LUFS - tags.trackGain, truePeak: peak }
+export function replayGainLoudness(tags: ReplayGain, album = false): Measured {
+  const useAlbum = album && Number.isFinite(tags.albumGain)
+  const gain = useAlbum ? tags.albumGain! : tags.trackGain
+  const ratio = useAlbum ? tags.albumPeak : tags.trackPeak
+  const peak = ratio !== undefined && ratio > 0 ? 20 * Math.log10(ratio) : 0
+  return { integrated: REPLAYGAIN_REFERENCE_LUFS - gain, truePeak: peak }
 }
 
 /**
  * The gain in dB for a song at `target`: from its measured loudness, else from its ReplayGain tags
- * (the first gain until it is measured), else the safe gain of a song not measured yet.
+ * (the first gain until it is measured; the album's with `album`, see `replayGainLoudness`), else the
+ * safe gain of a song not measured yet.
  */
 export function chooseGainDb(
   measured: Measured | undefined,
   target: LoudnessTarget,
   replayGain?: ReplayGain,
+  album = false,
 ): number {
   const level = LOUDNESS_TARGETS[target]
   if (level === null) return 0
   if (!measured && replayGain && Number.isFinite(replayGain.trackGain)) {
-    return chooseGainDb(replayGainLoudness(replayGain), target)
+    return chooseGainDb(replayGainLoudness(replayGain, album), target)
   }
   if (!measured) return Math.min(0, level - UNMEASURED_ASSUMED_LUFS)
   if (!Number.isFinite(measured.integrated)) return 0

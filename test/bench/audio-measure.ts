@@ -141,7 +141,8 @@ export function measureBoundaries(
     const gain = dot / (own || 1e-30)
     const largestOffAround = (centre: number, offBeforeIt: number, offAfterIt: number) => {
       let largest = 0
-      for (let r = centre - 0.005 * rate; r < centre + 0.005 * rate; r++) {
+      // Whole frames (at 44.1 kHz, 5 ms is 220.5 of them).
+      for (let r = Math.ceil(centre - 0.005 * rate); r < centre + 0.005 * rate; r++) {
         const offsetHere = r < centre ? offBeforeIt : offAfterIt
         largest = Math.max(largest, Math.abs((rec[r] ?? 0) - gain * reference((r - offsetHere) / rate)))
       }

@@ -5,10 +5,9 @@ import { clampSpeed } from '@shared/settings'
 import { toCadenceError } from '@renderer/services/cadence-error'
 import { canWarm, createPlayerOutput } from './player-output'
 import type { PlayerOutput } from './audio/player-output'
-import type { LoadOptions, PlaybackEngineDeps, PlayerNotice, PlayerStatus } from './engine-types'
-import type { SkipCause } from './engine-types'
+import type { LoadOptions, PlaybackEngineDeps, PlayerNotice, PlayerStatus, SkipCause } from './engine-types'
 import { isSourceDown, moveOn } from './recovery'
-import { createFollowing } from './following'
+import { createFollowing, markAlbumOrder } from './following'
 import { createResolveCache } from './resolve-cache'
 import type { Resolution } from './resolve-cache'
 
@@ -196,6 +195,7 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     if (resolved.duration) durationMs.value = resolved.duration
     loadedKey = entry.key
     status.value = 'ready'
+    markAlbumOrder(resolution.url, q, entry.key)
     el.load(resolution.url)
     // A seek while resolving moved `positionMs` on: start there.
     if (positionMs.value > 0) el.seek(positionMs.value / 1000)
@@ -283,6 +283,7 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     const el = element()
     status.value = 'ready'
     positionMs.value = resumeAt
+    markAlbumOrder(resolution.url, q, entry.key)
     el.load(resolution.url)
     el.seek(resumeAt / 1000)
     if (wantPlaying) await start(mine)

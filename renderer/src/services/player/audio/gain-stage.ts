@@ -2,14 +2,14 @@ import { chooseGainDb, dbToGain, DEFAULT_LOUDNESS_TARGET, gainRampSeconds } from
 import type { LoudnessTarget } from '@shared/audio/gain'
 import { rampFrom } from './fades'
 import { measureLoudness, storedLoudness } from './loudness'
-import { replayGainFor } from './replay-gain'
+import { playsInAlbumOrder, replayGainFor } from './replay-gain'
 import type { Track } from './track'
 
 /**
  * The Web Audio output's loudness stage (`output.ts`): each song's gain node plays it toward the target
  * (−14 LUFS by default) from its measured EBU R128 loudness (`loudness.ts`: measured once in a worker,
- * stored per source and song); an unmeasured song starts at its ReplayGain tags' gain, else a safe gain,
- * and is ramped once measured.
+ * stored per source and song); an unmeasured song starts at its ReplayGain tags' gain (the album's while
+ * the queue plays its album in order), else a safe gain, and is ramped once measured.
  */
 export function createGainStage(
   options: { loudnessTarget?: () => LoudnessTarget },
@@ -24,7 +24,7 @@ export function createGainStage(
   return function applyLoudness(track: Track) {
     const target = options.loudnessTarget?.() ?? DEFAULT_LOUDNESS_TARGET
     const stored = storedLoudness(track.url)
-    track.gainDb = chooseGainDb(stored, target, replayGainFor(track.url))
+    track.gainDb = chooseGainDb(stored, target, replayGainFor(track.url), playsInAlbumOrder(track.url))
     track.output.gain.value = dbToGain(track.gainDb)
     if (stored || target === 'off' || !track.streamed) return
     const head = track.head
