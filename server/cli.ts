@@ -1,5 +1,6 @@
 import { USAGE, parseArgs } from './args'
 import { startDataSource } from './index'
+import { reclaimMemory } from './reclaim'
 
 async function main(): Promise<void> {
   let opts
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE)
     process.exit(0)
   }
-  const handle = await startDataSource(opts)
+  const handle = await startDataSource({ ...opts, reclaimMemory })
   process.stdout.write(`Listening on ${handle.url}\n`)
   if (handle.generatedPassphrase) {
     process.stdout.write(

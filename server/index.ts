@@ -91,6 +91,11 @@ export interface DataSourceOptions {
    * phone page), covers, `/`, `/health` and `/cadence/instance`. Default off (the spec lets anyone browse).
    */
   requireLogin?: boolean
+  /**
+   * Called at the end of each full import of the music folders to give back the memory it used
+   * (`reclaimMemory` in reclaim.ts: the app's and the command line's process); default none.
+   */
+  reclaimMemory?: () => void
 }
 
 export interface DataSourceHandle {
@@ -161,6 +166,7 @@ export async function startDataSource(opts: DataSourceOptions): Promise<DataSour
         report: opts.onLibrary,
         warn,
         log,
+        reclaim: opts.reclaimMemory,
       }).then(() => undefined)
     let libraryImported: Promise<void> = Promise.resolve()
     if (libraryRoots.length > 0 && !opts.libraryInBackground) await importNow()

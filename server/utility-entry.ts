@@ -4,6 +4,7 @@
  */
 import { parseArgs } from './args'
 import { startDataSource, type DataSourceHandle } from './index'
+import { reclaimMemory } from './reclaim'
 import type { LibraryReport } from '@shared/ipc/music-folders'
 
 interface ParentPort {
@@ -67,6 +68,8 @@ async function main(): Promise<void> {
       onLibrary: post,
       // While the app runs, what changes in the folders shows up without a rescan.
       watchLibrary: 300,
+      // An import's garbage is given back once it is done, not kept while the process idles.
+      reclaimMemory,
     })
     post({ type: 'ready', url: handle.url })
   } catch (err) {

@@ -13,11 +13,15 @@ export function openDatabase(dataDir: string): DB {
   mkdirSync(dataDir, { recursive: true })
   assertFullTextSearch()
   const db = new DatabaseSync(join(dataDir, 'cadence.sqlite'), { timeout: 5000 })
+  // Little of the database is kept in the process: a 2 MB page cache (SQLite's default) and no memory
+  // map. The system's file cache keeps the pages anyway; a mapped page counts in the process's memory,
+  // and a page cache once filled is not given back. With 64 MB and a 256 MB map, 20,000 songs held
+  // 30 MB more; search, an artist's page and the rescan measured no slower (docs/data-source.md).
   db.exec(`PRAGMA journal_mode = WAL;
     PRAGMA synchronous = NORMAL;
     PRAGMA foreign_keys = ON;
-    PRAGMA cache_size = -64000;
-    PRAGMA mmap_size = 268435456;`)
+    PRAGMA cache_size = -2000;
+    PRAGMA mmap_size = 0;`)
   migrate(db)
   return db
 }
