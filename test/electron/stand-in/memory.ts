@@ -13,6 +13,9 @@ export interface ProcessMemory {
   /** V8's heap in use (`process.memoryUsage().heapUsed`) and as reserved (`heapTotal`). */
   heapUsed: number
   heapTotal: number
+  /** V8's heap pages resident (`total_physical_size`), and what V8 itself allocated with malloc. */
+  heapPhysical: number
+  malloced: number
   /** Memory of C++ objects bound to JavaScript, of which `arrayBuffers` is buffers'. */
   external: number
   arrayBuffers: number
@@ -45,6 +48,8 @@ export function processMemory(collect = false): ProcessMemory {
     file: kb('RssFile'),
     heapUsed: usage.heapUsed / MB,
     heapTotal: usage.heapTotal / MB,
+    heapPhysical: heap.total_physical_size / MB,
+    malloced: heap.malloced_memory / MB,
     external: usage.external / MB,
     arrayBuffers: usage.arrayBuffers / MB,
     contexts: heap.number_of_native_contexts,
