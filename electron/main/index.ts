@@ -268,7 +268,7 @@ async function start() {
     },
     listen: listenPorts,
     shortcuts: globalShortcutPort,
-    updater: createElectronUpdater(log('updates')),
+    updater: await createElectronUpdater(log('updates')),
   })
   taskbar = createTaskbar({
     platform: process.platform,

@@ -30,6 +30,8 @@ export interface LaunchOptions {
    * runs the stand-in on `resources/app.asar`) instead of the working tree's out/main/index.js.
    */
   executable?: string
+  /** Run another main script under the stand-in instead of out/main/index.js (the bench's blank app). */
+  entry?: string
 }
 
 export interface StandInApp {
@@ -63,13 +65,13 @@ export interface StandInApp {
 }
 
 export async function launchApp(options: LaunchOptions = {}): Promise<StandInApp> {
-  const entry = options.executable ?? MAIN_ENTRY
+  const entry = options.executable ?? options.entry ?? MAIN_ENTRY
   if (!existsSync(entry)) throw new Error(`The app is not built (${entry}): run \`npm run build\` first.`)
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'cadence-standin-')))
   await mkdir(home, { recursive: true })
   const [command, args] = options.executable
     ? [options.executable, options.args ?? []]
-    : [process.execPath, ['--import', REGISTER, MAIN_ENTRY, ...(options.args ?? [])]]
+    : [process.execPath, ['--import', REGISTER, entry, ...(options.args ?? [])]]
   const child = spawn(command, args, {
     cwd: options.executable ? dirname(options.executable) : ROOT,
     env: { ...process.env, CADENCE_STANDIN_HOME: home, ...options.env },

@@ -1,4 +1,3 @@
-import QRCode from 'qrcode'
 import type { DataSourceState, PlayerCommandName, PlayerState } from '@shared/ipc/contract'
 import { createAppHandlers } from './app/handlers'
 import { createAuthHandlers } from './auth/handlers'
@@ -41,8 +40,9 @@ export type { Core, CoreDeps } from './types'
 
 export { QUIT_SAVE_TIMEOUT_MS } from './player/quit'
 
-const renderQrDefault = (text: string) =>
-  QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
+// Only a source whose QR key has no image needs it: loaded then, not at start.
+const renderQrDefault = async (text: string) =>
+  (await import('qrcode')).default.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 256 })
 
 export function createCore(deps: CoreDeps): Core {
   const log = deps.log ?? silentLogger

@@ -1,7 +1,7 @@
 import { existsSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { app } from 'electron'
-import Store from 'electron-store'
+import { openJsonFileStore } from '../core'
 import type { KeyValueStore } from '../core'
 
 export interface OpenedStore {
@@ -11,22 +11,18 @@ export interface OpenedStore {
 }
 
 /**
- * electron-store behind the core's KeyValueStore port. A damaged file (not JSON) is moved aside and the
+ * `<userData>/<name>.json` behind the core's KeyValueStore port (core/settings/json-store.ts: the file
+ * electron-store kept, read and written the same way). A damaged file (not JSON) is moved aside and the
  * app starts with defaults instead of not starting; the caller says so to the person.
  */
 export function openElectronStore(name = 'cadence'): OpenedStore {
-  const wrap = (store: Store<Record<string, unknown>>): KeyValueStore => ({
-    get: <T>(key: string) => store.get(key) as T | undefined,
-    set: (key, value) => store.set(key, value),
-    delete: (key) => store.delete(key),
-  })
+  const file = join(app.getPath('userData'), `${name}.json`)
   try {
-    return { store: wrap(new Store<Record<string, unknown>>({ name })) }
+    return { store: openJsonFileStore(file) }
   } catch (error) {
-    const file = join(app.getPath('userData'), `${name}.json`)
     if (!(error instanceof SyntaxError) || !existsSync(file)) throw error
     const kept = `${file}.damaged-${Date.now()}`
     renameSync(file, kept)
-    return { store: wrap(new Store<Record<string, unknown>>({ name })), recovered: kept }
+    return { store: openJsonFileStore(file), recovered: kept }
   }
 }

@@ -1,7 +1,6 @@
 import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { app } from 'electron'
-import electronUpdater from 'electron-updater'
 import type { ProgressInfo, UpdateInfo } from 'electron-updater'
 import type { ProviderRuntimeOptions } from 'electron-updater/out/providers/Provider'
 import { channelFile, readYamlMapping, UpdateDownloadError } from '../core'
@@ -15,10 +14,12 @@ import type { Logger, UpdateFeed, UpdateMetadata, UpdaterPort } from '../core'
  * its update info; electron-updater downloads the file it names, checks it against that (signed) sha512
  * and deletes it when it does not match, and the core checks the file again. Undefined in a development
  * build and in a package it cannot update (Linux: only an AppImage updates itself; a deb updates through
- * dpkg with the same feed).
+ * dpkg with the same feed). electron-updater (and its YAML, semver and fs libraries) is loaded only by a
+ * packaged app: a development build never asks for it.
  */
-export function createElectronUpdater(log: Logger): UpdaterPort | undefined {
+export async function createElectronUpdater(log: Logger): Promise<UpdaterPort | undefined> {
   if (!app.isPackaged) return undefined
+  const { default: electronUpdater } = await import('electron-updater')
   // The platform's updater (AppImage, deb, rpm, NSIS, macOS), made on first use.
   const updater = electronUpdater.autoUpdater
   updater.logger = {

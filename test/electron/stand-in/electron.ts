@@ -66,6 +66,7 @@ import { decode, encode } from './wire.ts'
 import { unguardedFork } from './asar-rules.ts'
 import { packagedApp, RESOURCES_ENV, serveArchives } from './packaged.ts'
 import { net } from './net.ts'
+import { heapSnapshot, processMemory } from './memory.ts'
 
 // ---- the test's view: records out, commands in ----
 
@@ -361,6 +362,18 @@ function shutdown(code: number): Promise<void> {
 
 process.on('message', (message: { type?: string; id?: string }) => {
   switch (message?.type) {
+    // The bench's probes (test/bench/library-main.ts): the process's memory, a heap snapshot to a file.
+    case 'memory':
+      record('memory', { id: message.id, ...processMemory(true) })
+      break
+    case 'modules': {
+      const urls = (globalThis as { __standinResolved?: Set<string> }).__standinResolved ?? new Set()
+      record('modules', { id: message.id, urls: [...urls] })
+      break
+    }
+    case 'heap-snapshot':
+      record('heap-snapshot', { file: heapSnapshot(message.id ?? 'stand-in.heapsnapshot') })
+      break
     case 'tray-click': {
       const tray = [...trays].at(-1)
       const item = tray?.menu?.find(message.id ?? '')

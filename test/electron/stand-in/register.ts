@@ -8,10 +8,16 @@ import { registerHooks } from 'node:module'
  */
 const standIn = new URL('./electron.ts', import.meta.url).href
 
+/** Every module URL resolved in this process, read by the stand-in's `modules` command (what main loaded). */
+const resolved: Set<string> = ((globalThis as { __standinResolved?: Set<string> }).__standinResolved =
+  new Set())
+
 registerHooks({
   resolve(specifier, context, nextResolve) {
     if (specifier === 'electron') return { url: standIn, shortCircuit: true }
-    return nextResolve(specifier, context)
+    const result = nextResolve(specifier, context)
+    resolved.add(result.url)
+    return result
   },
 })
 
