@@ -1,7 +1,7 @@
 import { existsSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { app } from 'electron'
-import { openJsonFileStore } from '../core'
+import Store from 'electron-store'
 import type { KeyValueStore } from '../core'
 
 export interface OpenedStore {
@@ -11,18 +11,22 @@ export interface OpenedStore {
 }
 
 /**
- * `<userData>/<name>.json` behind the core's KeyValueStore port (core/settings/json-store.ts: the file
- * electron-store kept, read and written the same way). A damaged file (not JSON) is moved aside and the
+ * electron-store behind the core's KeyValueStore port. A damaged file (not JSON) is moved aside and the
  * app starts with defaults instead of not starting; the caller says so to the person.
  */
 export function openElectronStore(name = 'cadence'): OpenedStore {
-  const file = join(app.getPath('userData'), `${name}.json`)
+  const wrap = (store: Store<Record<string, unknown>>): KeyValueStore => ({
+    get: <T>(key: string) => store.get(key) as T | undefined,
+    set: (key, value) => store.set(key, value),
+    delete: (key) => store.delete(key),
+  })
   try {
-    return { store: openJsonFileStore(file) }
+    return { store: wrap(new Store<Record<string, unknown>>({ name })) }
   } catch (error) {
+    const file = join(app.getPath('userData'), `${name}.json`)
     if (!(error instanceof SyntaxError) || !existsSync(file)) throw error
     const kept = `${file}.damaged-${Date.now()}`
     renameSync(file, kept)
-    return { store: openJsonFileStore(file), recovered: kept }
+    return { store: wrap(new Store<Record<string, unknown>>({ name })), recovered: kept }
   }
 }
