@@ -9,8 +9,8 @@ import { createStretcher } from './stretch'
  * the context's rate, the stretch), from a few silent MP3 frames made here.
  */
 
-/** MPEG-1 layer III, 128 kb/s, 44.1 kHz, mono, no CRC: 417 bytes a frame, 1,152 samples. */
-const FRAME_HEADER = [0xff, 0xfb, 0x90, 0xc0]
+/** MPEG-1 layer III, 128 kb/s, 44.1 kHz, stereo (as most songs), no CRC: 417 bytes a frame, 1,152 samples. */
+const FRAME_HEADER = [0xff, 0xfb, 0x90, 0x00]
 const FRAME_BYTES = 417
 const FRAMES = 24
 
