@@ -10,7 +10,8 @@ import { audioState } from '../e2e/playback-support'
  * double-click does (pointer moved onto the row, a press, 150 ms, the second press), from silence, and
  * the page's clock marks (epoch ms) each link: the press; main's `/song/detail` asked and answered (the
  * test process's clock); the head's fetch asked and answered; the worker asked to open the song and its
- * answer; the first chunk asked and answered; the `AudioBuffer` made; the first chunk scheduled.
+ * answer; the first chunk asked and answered; the `AudioBuffer` made; the `dblclick`; the suspended
+ * context's resume asked and done; the first chunk scheduled.
  *
  * With `rest` the pointer rests on the row 400 ms before its first press (as a person's does, which
  * prepares the row: `song-list-press.ts`); without it the press follows the pointer's move at once, as
@@ -35,6 +36,9 @@ interface Marks {
   chunk?: number
   buffer?: number
   secondDown?: number
+  dblclick?: number
+  resumeAsked?: number
+  resumed?: number
   scheduled?: number
 }
 
@@ -44,6 +48,7 @@ const MARKS_SCRIPT = `(() => {
   window.__marks = {}
   const mark = (name) => (window.__marks[name] ??= now())
   document.addEventListener('pointerdown', () => mark(window.__marks.down ? 'secondDown' : 'down'), true)
+  document.addEventListener('dblclick', () => mark('dblclick'), true)
   const realFetch = window.fetch
   window.fetch = async function (input, init) {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
@@ -69,6 +74,15 @@ const MARKS_SCRIPT = `(() => {
         if (event.data?.type === 'chunk') mark('chunk')
       })
     }
+  }
+  const resume = AudioContext.prototype.resume
+  AudioContext.prototype.resume = function () {
+    const suspended = this.state !== 'running'
+    if (suspended) mark('resumeAsked')
+    return resume.call(this).then((done) => {
+      if (suspended) mark('resumed')
+      return done
+    })
   }
   const createBuffer = BaseAudioContext.prototype.createBuffer
   BaseAudioContext.prototype.createBuffer = function (...args) {
@@ -163,6 +177,11 @@ async function main() {
       ['first chunk decode (worker)', (m) => m.chunk! - m.readAsked!],
       ['chunk → AudioBuffer made', (m) => m.buffer! - m.chunk!],
       ['press → AudioBuffer made (total)', (m) => m.buffer! - m.down!],
+      ['second press → dblclick', (m) => m.dblclick! - m.secondDown!],
+      ['dblclick → context resume asked', (m) => m.resumeAsked! - m.dblclick!],
+      ['context resume (it was suspended)', (m) => m.resumed! - m.resumeAsked!],
+      ['resumed → first chunk scheduled', (m) => m.scheduled! - m.resumed!],
+      ['dblclick → first chunk scheduled', (m) => m.scheduled! - m.dblclick!],
       ['second press → first chunk scheduled', (m) => m.scheduled! - m.secondDown!],
     ]
     console.log(

@@ -14,25 +14,26 @@ export const HOVER_SETTLE_MS = 120
  * and head fetch start at once): when the pointer rests on a row (`HOVER_SETTLE_MS`; leaving it first
  * prepares nothing), on the first press of a row (a double-click's second press comes 100–300 ms later)
  * and when a row keeps the keyboard focus (before Enter). Presses on a row's buttons and links prepare
- * nothing. A row's focus also makes it the list's `active` row. `on` holds the list's listeners.
+ * nothing. A press also wakes the output's device for the play (`wake`). A row's focus also makes it the
+ * list's `active` row. `on` holds the list's listeners.
  */
 export function usePressAhead(
   rowOf: (event: Event) => { el: HTMLElement; index: number } | undefined,
   songs: () => ReadonlyArray<Song | undefined>,
   active: Ref<number>,
-  prepare: (song: Song) => void,
+  prepare: (song: Song, wake?: boolean) => void,
 ) {
   let settle: ReturnType<typeof setTimeout> | undefined
   let rest: { index: number; timer: ReturnType<typeof setTimeout> } | undefined
 
-  function prepareRow(index: number) {
+  function prepareRow(index: number, wake?: boolean) {
     const song = songs()[index]
-    if (song) prepare(song)
+    if (song) prepare(song, wake)
   }
   function onPointerDown(event: PointerEvent) {
     const row = rowOf(event)
     if (row && event.button === 0 && !(event.target as HTMLElement).closest('button, a'))
-      prepareRow(row.index)
+      prepareRow(row.index, true)
   }
   function onFocusIn(event: FocusEvent) {
     const row = rowOf(event)

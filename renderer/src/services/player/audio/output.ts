@@ -235,7 +235,8 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     }
     paused = false
     emit('play')
-    if (context.state !== 'running') await context.resume()
+    // Resumed by the row's press (`wake`) or here; awaited either way, so the start follows it.
+    await context.resume()
     if (mine !== generation || paused) return
     if (track.needsStart) {
       let at: number | undefined
@@ -361,9 +362,10 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     play,
     pause,
     prepare: (url: string | undefined, songs?: SongPair) => next.name(url, songs),
-    press: (url: string) => {
+    press: (url: string, wake?: boolean) => {
       // Not the song loaded (a double-click's second press may come after its play began).
       if (url !== src) pressed.press(url)
+      if (wake && paused) nodes.wake(() => paused)
     },
     speed: () => speed,
     setSpeed,
