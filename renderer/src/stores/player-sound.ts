@@ -69,9 +69,9 @@ export function usePlayerSound(
      * A song's row pressed, its play soon: its head fetched (`head-prefetch.ts`), then the output opens
      * it and reads and decodes its first chunk (`audio/pressed-song.ts`), so the play only schedules it.
      */
-    warmHead(url: string) {
+    warmHead(url: string, wake?: boolean) {
       heads.warm(url)
-      if (canPress(output)) output.press(url)
+      if (canPress(output)) output.press(url, wake)
     },
     /** Lists the devices and follows them (at the player's start). */
     start: () => devices.start(),

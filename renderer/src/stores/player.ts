@@ -145,14 +145,15 @@ export const usePlayerStore = defineStore('player', () => {
   }
   /**
    * A song a play may soon ask for (a row's first press, or its focus before Enter): its resolve and its
-   * head's fetch start now, and that play takes both; without a play the head is dropped.
+   * head's fetch start now, and that play takes both; without a play the head is dropped. `wake` (a
+   * press): the output's suspended device is resumed too.
    */
-  function prepare(song: Song) {
+  function prepare(song: Song, wake?: boolean) {
     if (song.privilege?.playable === false) return
     void ensureSettings()
       // Stamped with its source as the queue will hold it, so the play finds this resolve in the cache.
       .then(() => engine.resolveAhead(q.stamped(song)))
-      .then((resolution) => resolution.url && sound.warmHead(resolution.url))
+      .then((resolution) => resolution.url && sound.warmHead(resolution.url, wake))
       .catch(() => undefined)
   }
   /** Plays a song now, keeping the rest of the queue after it. */

@@ -3,29 +3,37 @@ import type { Song } from '@shared/api/models'
 
 /** A row keeping the keyboard focus this long is prepared for Enter (arrowing past rows prepares none). */
 export const FOCUS_SETTLE_MS = 150
+/**
+ * A row the pointer rests on this long is prepared for its double-click (a pointer passing over rows
+ * prepares none): a person's pointer rests on a row well before its first press.
+ */
+export const HOVER_SETTLE_MS = 120
 
 /**
  * A song list's rows prepared for their play before it is asked (`player.prepare`: the song's resolve
- * and head fetch start at once): on the first press of a row (a double-click's second press comes
- * 100–300 ms later) and when a row keeps the keyboard focus (before Enter). Presses on a row's buttons
- * and links prepare nothing. A row's focus also makes it the list's `active` row.
+ * and head fetch start at once): when the pointer rests on a row (`HOVER_SETTLE_MS`; leaving it first
+ * prepares nothing), on the first press of a row (a double-click's second press comes 100–300 ms later)
+ * and when a row keeps the keyboard focus (before Enter). Presses on a row's buttons and links prepare
+ * nothing. A press also wakes the output's device for the play (`wake`). A row's focus also makes it the
+ * list's `active` row. `on` holds the list's listeners.
  */
 export function usePressAhead(
   rowOf: (event: Event) => { el: HTMLElement; index: number } | undefined,
   songs: () => ReadonlyArray<Song | undefined>,
   active: Ref<number>,
-  prepare: (song: Song) => void,
+  prepare: (song: Song, wake?: boolean) => void,
 ) {
   let settle: ReturnType<typeof setTimeout> | undefined
+  let rest: { index: number; timer: ReturnType<typeof setTimeout> } | undefined
 
-  function prepareRow(index: number) {
+  function prepareRow(index: number, wake?: boolean) {
     const song = songs()[index]
-    if (song) prepare(song)
+    if (song) prepare(song, wake)
   }
   function onPointerDown(event: PointerEvent) {
     const row = rowOf(event)
     if (row && event.button === 0 && !(event.target as HTMLElement).closest('button, a'))
-      prepareRow(row.index)
+      prepareRow(row.index, true)
   }
   function onFocusIn(event: FocusEvent) {
     const row = rowOf(event)
@@ -34,7 +42,27 @@ export function usePressAhead(
     clearTimeout(settle)
     if (row.el === event.target) settle = setTimeout(() => prepareRow(row.index), FOCUS_SETTLE_MS)
   }
-  return { onPointerDown, onFocusIn }
+  function onPointerOver(event: PointerEvent) {
+    const index = rowOf(event)?.index
+    if (index === rest?.index) return
+    onPointerLeave()
+    if (index !== undefined && event.pointerType !== 'touch')
+      rest = { index, timer: setTimeout(() => prepareRow(index), HOVER_SETTLE_MS) }
+  }
+  function onPointerLeave() {
+    clearTimeout(rest?.timer)
+    rest = undefined
+  }
+  return {
+    onPointerDown,
+    onFocusIn,
+    on: {
+      pointerdown: onPointerDown,
+      focusin: onFocusIn,
+      pointerover: onPointerOver,
+      pointerleave: onPointerLeave,
+    },
+  }
 }
 
 /**

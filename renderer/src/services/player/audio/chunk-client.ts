@@ -146,6 +146,15 @@ export async function openPrepared(
   return undefined
 }
 
+/**
+ * Starts the chunk worker and reads a short first chunk of silence through it at `rate`
+ * (`chunk-warm.ts`), so a song's first press pays neither; answers the frames read (0: none).
+ */
+export async function warmChunkWorker(rate: number): Promise<number> {
+  const reply = await ask({ type: 'warm', id: ++ids, rate })
+  return reply.type === 'warmed' ? reply.frames : 0
+}
+
 /** A chunk's planes as an `AudioBuffer` of `context` (undefined when empty). */
 export function audioBufferOf(context: BaseAudioContext, planes: Float32Array[]): AudioBuffer | undefined {
   const length = planes[0]?.length ?? 0

@@ -6,6 +6,7 @@ import { MediaFailure } from './media-load'
 import { planesSource, wavSource } from './pcm-source'
 import type { PcmSource } from './pcm-source'
 import { createStretcher } from './stretch'
+import { warmFirstChunk } from './chunk-warm'
 import type { Stretcher } from './stretch'
 
 /**
@@ -14,7 +15,8 @@ import type { Stretcher } from './stretch'
  * file's planes), resampled to the context's rate and time-stretched to the speed (`chunk-prep.ts`). The
  * page asks for a song's chunks one at a time (`chunk-client.ts`); once a chunk is answered the next one
  * is prepared at once, so it is ready when asked for and a page busy meanwhile (a long task) finds it
- * waiting. The file's bytes are asked of the page (`fetch`), which reads the media scheme.
+ * waiting. The file's bytes are asked of the page (`fetch`), which reads the media scheme. `warm`
+ * pays the first-time costs while the app is idle (`chunk-warm.ts`).
  */
 
 export type ChunkRequest =
@@ -25,6 +27,7 @@ export type ChunkRequest =
   | { type: 'read'; id: number; song: number; run: number; seconds: number; then?: number }
   | { type: 'close'; song: number }
   | { type: 'bytes'; id: number; bytes?: ArrayBuffer; code?: number; message?: string }
+  | { type: 'warm'; id: number; rate: number }
 
 export type ChunkReply =
   | { type: 'opened'; id: number; channels: number; frames: number; rate: number }
@@ -32,6 +35,7 @@ export type ChunkReply =
   | { type: 'chunk'; id: number; planes?: Float32Array[]; last?: boolean }
   | { type: 'failed'; id: number; code: number; message: string }
   | { type: 'fetch'; id: number; song: number; range: string }
+  | { type: 'warmed'; id: number; frames: number }
 
 type Prepared = { samples: Float32Array[]; last: boolean } | undefined
 
@@ -146,6 +150,10 @@ export function createChunkService(post: (reply: ChunkReply, transfer?: Transfer
       }
       case 'read':
         return read(message)
+      case 'warm': {
+        const frames = await warmFirstChunk(message.rate).catch(() => 0)
+        return post({ type: 'warmed', id: message.id, frames })
+      }
       case 'close':
         songs.delete(message.song)
         return

@@ -55,7 +55,7 @@ export interface FaceControls {
   play(): Promise<void>
   pause(): void
   prepare(url: string | undefined, songs?: SongPair): void
-  press(url: string): void
+  press(url: string, wake?: boolean): void
   setEqualiser(settings: EqualiserSettings | undefined): void
   setSink(sinkId: string): Promise<SinkResult>
   warm(): void

@@ -17,6 +17,8 @@ export interface GraphOptions {
 
 const WARM_POLL_MS = 50
 const WARM_LIMIT_MS = 10_000
+/** A context woken by a press (`wake`) is suspended again this long after, unless a play came. */
+export const WAKE_KEEP_MS = 2_000
 
 /**
  * The Web Audio output's graph (`output.ts`), made on first use: every song's gain node → the transport
@@ -125,6 +127,20 @@ export function createOutputGraph(options: GraphOptions) {
     },
     cancelSuspend() {
       clearTimeout(suspendTimer)
+    },
+    /**
+     * A row pressed, its play 100–300 ms away: a suspended context resumed now (resuming takes 10–70 ms,
+     * `test/bench/press-chain.ts`), so the play does not wait for it; suspended again after
+     * `WAKE_KEEP_MS` if nothing plays by then (a play cancels that, `cancelSuspend`).
+     */
+    wake(paused: () => boolean) {
+      if (!context || context.state === 'running') return
+      const woken = context
+      clearTimeout(suspendTimer)
+      void woken.resume()
+      suspendTimer = setTimeout(() => {
+        if (paused() && woken.state === 'running') void woken.suspend()
+      }, WAKE_KEEP_MS)
     },
     /**
      * Opens the device before the first play and lets it rest: the first stream a page opens takes

@@ -25,9 +25,10 @@ export type WebAudioOutput = PlayerOutput & {
   readonly context: AudioContext
   /**
    * A row of the song at `url` pressed (its play may follow): the song is opened and its first chunk
-   * read and decoded, nothing scheduled; kept for a while, or until another song is pressed.
+   * read and decoded, nothing scheduled; kept for a while, or until another song is pressed. `wake`
+   * (a real press, not a rest of the pointer): a suspended context is resumed for the play to come.
    */
-  press(url: string): void
+  press(url: string, wake?: boolean): void
   /** The equaliser's settings changed: heard at once, the music goes on. */
   setEqualiser(settings: EqualiserSettings | undefined): void
   /** Plays on another device ('' = the system default), the music going on. */

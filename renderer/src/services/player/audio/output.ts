@@ -4,6 +4,7 @@ import { createGainStage } from './gain-stage'
 import type { SongPair } from './gapless'
 import { createOutputGraph } from './graph'
 import { createLoad, MediaFailure } from './media-load'
+import { warmChunkWorker } from './chunk-client'
 import { createNextSong } from './next-song'
 import { createPressedSong } from './pressed-song'
 import { frameAfter } from './renderings'
@@ -26,7 +27,8 @@ export type { OutputOptions, WebAudioOutput } from './output-types'
  *   AudioBufferSourceNode started at its exact frame on the audio clock. At most `AHEAD_SECONDS` are
  *   decoded ahead of the playhead; played chunks are let go.
  * - A click heard at once: `press(url)` (a song's row pressed, its play 100–300 ms away) opens the song
- *   and reads and decodes its first chunk (`pressed-song.ts`); the play then only schedules it.
+ *   and reads and decodes its first chunk (`pressed-song.ts`); the play then only schedules it. The chunk worker is started and
+ *   its decoder warmed while the app is idle (`warm`, `chunk-warm.ts`), so the first press pays neither.
  * - Gapless: `prepare(url, songs)` names the song that follows; near the end it is opened and its first
  *   frame scheduled on the frame where the current song's last one ends. When the engine then sets `src`
  *   to it, it is adopted, already playing.
@@ -233,7 +235,8 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     }
     paused = false
     emit('play')
-    if (context.state !== 'running') await context.resume()
+    // Resumed by the row's press (`wake`) or here; awaited either way, so the start follows it.
+    await context.resume()
     if (mine !== generation || paused) return
     if (track.needsStart) {
       let at: number | undefined
@@ -359,15 +362,23 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     play,
     pause,
     prepare: (url: string | undefined, songs?: SongPair) => next.name(url, songs),
-    press: (url: string) => {
+    press: (url: string, wake?: boolean) => {
       // Not the song loaded (a double-click's second press may come after its play began).
       if (url !== src) pressed.press(url)
+      if (wake && paused) nodes.wake(() => paused)
     },
     speed: () => speed,
     setSpeed,
     setEqualiser: nodes.applyEqualiser,
     setSink: nodes.applySink,
-    warm: () => nodes.warm(() => paused),
+    warm: () => {
+      nodes.warm(() => paused)
+      // The chunk worker's start and first decode paid now, not at a song's first press
+      // (`data-chunks-warm`: the frames its warm-up read, for tests).
+      void warmChunkWorker(nodes.context!.sampleRate).then((frames) => {
+        face.face.dataset.chunksWarm = String(frames)
+      })
+    },
     fadeOut: (inSeconds: number, seconds: number) => {
       sleepFade = { endsAt: now() + inSeconds, seconds }
       applyVolume()
