@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startApp } from './harness'
 import type { App } from './harness'
+import { countingResolves, openFirstPlaylist } from '../support/press-counts'
 
 /**
  * A click heard at once: the first press of a row (a double-click's second press comes 100–300 ms later)
@@ -17,17 +18,8 @@ describe('A row pressed or focused prepares its play', () => {
   const resolves: string[] = []
   beforeAll(async () => {
     // Main's network, looked up at each call, so the test sees what main asks of the data source.
-    app = await startApp({
-      fetch: (input, init) => {
-        const url = new URL(input instanceof Request ? input.url : String(input))
-        if (url.pathname.endsWith('/song/detail') && url.searchParams.has('br'))
-          resolves.push(url.searchParams.get('id')!)
-        return globalThis.fetch(input, init)
-      },
-    })
-    await app.page.getByTestId('nav-home').click()
-    await app.page.getByTestId('home-playlists').getByTestId('playlist-card').first().click()
-    await app.page.getByTestId('song-row').nth(8).waitFor({ timeout: 30_000 })
+    app = await startApp({ fetch: countingResolves(resolves) })
+    await openFirstPlaylist(app.page, 8)
   }, 120_000)
   afterAll(() => app?.close())
 

@@ -8,6 +8,7 @@ import {
   pressChain,
   pressCounts as counts,
   pressedSong as pressed,
+  openFirstPlaylist,
 } from '../support/press-counts'
 
 /**
@@ -23,9 +24,7 @@ describe('A pressed row has its first chunk ready for the play', () => {
   beforeAll(async () => {
     app = await startApp()
     await app.page.evaluate(() => window.cadence.invoke('settings:update', { loudness: 'off' }))
-    await app.page.getByTestId('nav-home').click()
-    await app.page.getByTestId('home-playlists').getByTestId('playlist-card').first().click()
-    await app.page.getByTestId('song-row').nth(9).waitFor({ timeout: 30_000 })
+    await openFirstPlaylist(app.page, 9)
     await countPress(app.page)
   }, 120_000)
   afterAll(() => app?.close())

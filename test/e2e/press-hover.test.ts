@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startApp } from './harness'
 import type { App } from './harness'
 import { audioState } from './playback-support'
-import { countPress, pressCounts, pressedSong } from '../support/press-counts'
+import {
+  countPress,
+  pressCounts,
+  pressedSong,
+  countingResolves,
+  openFirstPlaylist,
+} from '../support/press-counts'
 
 /**
  * A click heard at once: the pointer resting on a song row (before a person's double-click) starts the
@@ -19,18 +25,9 @@ describe('A row the pointer rests on prepares its play', () => {
   /** The data source's `/song/detail` requests that resolve a song to play (with a bitrate), by song id. */
   const resolves: string[] = []
   beforeAll(async () => {
-    app = await startApp({
-      fetch: (input, init) => {
-        const url = new URL(input instanceof Request ? input.url : String(input))
-        if (url.pathname.endsWith('/song/detail') && url.searchParams.has('br'))
-          resolves.push(url.searchParams.get('id')!)
-        return globalThis.fetch(input, init)
-      },
-    })
+    app = await startApp({ fetch: countingResolves(resolves) })
     await app.page.evaluate(() => window.cadence.invoke('settings:update', { loudness: 'off' }))
-    await app.page.getByTestId('nav-home').click()
-    await app.page.getByTestId('home-playlists').getByTestId('playlist-card').first().click()
-    await app.page.getByTestId('song-row').nth(8).waitFor({ timeout: 30_000 })
+    await openFirstPlaylist(app.page, 8)
     // The pointer away from the list, so no row is under it before a test moves it.
     await app.page.mouse.move(1, 1)
     await countPress(app.page)

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startApp } from './harness'
 import type { App } from './harness'
+import { openFirstPlaylist } from '../support/press-counts'
 import { audioState } from './playback-support'
 
 /**
@@ -26,9 +27,7 @@ describe('A pressed row wakes the output for its play', () => {
   beforeAll(async () => {
     app = await startApp()
     await app.page.evaluate(() => window.cadence.invoke('settings:update', { loudness: 'off' }))
-    await app.page.getByTestId('nav-home').click()
-    await app.page.getByTestId('home-playlists').getByTestId('playlist-card').first().click()
-    await app.page.getByTestId('song-row').nth(8).waitFor({ timeout: 30_000 })
+    await openFirstPlaylist(app.page, 8)
     // A string, so the bundler's helpers do not reach the page.
     await app.page.evaluate(RESUMES)
   }, 120_000)

@@ -80,3 +80,23 @@ export const PRESSED_CHAIN = {
   chunksBeforeFirstStart: 0,
   fetchesBeforeFirstStart: 0,
 }
+
+/**
+ * Main's network as the app's, noting in `resolves` the song id of each `/song/detail` that resolves a
+ * song to play (asked with a bitrate), so a test sees what main asks of the data source.
+ */
+export const countingResolves =
+  (resolves: string[]): typeof fetch =>
+  (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input))
+    if (url.pathname.endsWith('/song/detail') && url.searchParams.has('br'))
+      resolves.push(url.searchParams.get('id')!)
+    return globalThis.fetch(input, init)
+  }
+
+/** Home's first playlist opened from its card, until its row `row` (0-based) shows. */
+export async function openFirstPlaylist(page: Page, row: number): Promise<void> {
+  await page.getByTestId('nav-home').click()
+  await page.getByTestId('home-playlists').getByTestId('playlist-card').first().click()
+  await page.getByTestId('song-row').nth(row).waitFor({ timeout: 30_000 })
+}
