@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startApp } from './harness'
 import type { App } from './harness'
+import { addMusicFolder } from './sources-support'
 import { embedCover, makePicture as picture, makeTrack } from '../support/library-files'
 
 /**
@@ -85,13 +86,7 @@ describe('a chosen folder’s songs in the app', () => {
   // The folder is chosen once, before the tests, as a person does it in Settings; each test then plays
   // from it, so none depends on another's having run.
   beforeAll(async () => {
-    const page = app.page
-    await page.getByTestId('nav-settings').click()
-    await page.getByTestId('music-folders-add').click()
-    await page
-      .getByTestId('music-folder-summary')
-      .filter({ hasText: /^2 songs · Last import / })
-      .waitFor({ timeout: 60_000 })
+    await addMusicFolder(app.page, 2, 60_000)
   }, 120_000)
 
   it('plays an MP3 with its embedded cover and the timed lyrics of its sidecar .lrc', async () => {

@@ -14,6 +14,7 @@ import {
 import type { AlbumFormat } from '../support/gapless-album'
 import { startApp } from './harness'
 import type { App } from './harness'
+import { addMusicFolder } from './sources-support'
 import { readSchedule, scheduledSeconds, startScheduleLog } from './schedule-support'
 
 /**
@@ -55,12 +56,7 @@ beforeAll(async () => {
   // The songs' own level: no gain to ramp while the loudness is measured.
   await app.page.evaluate(() => window.cadence.invoke('settings:update', { loudness: 'off' }))
   const page = app.page
-  await page.getByTestId('nav-settings').click()
-  await page.getByTestId('music-folders-add').click()
-  await page
-    .getByTestId('music-folder-summary')
-    .filter({ hasText: /^6 songs · Last import / })
-    .waitFor({ timeout: 90_000 })
+  await addMusicFolder(page, 6, 90_000)
   await startScheduleLog(page)
 }, 180_000)
 afterAll(async () => {

@@ -97,3 +97,13 @@ export async function addSource(app: App, url: string) {
     builtinName: list.value.sources.find((s) => s.builtin)!.name,
   }
 }
+
+/** Settings → Music on this computer → Add (the harness's picker answers), until its `songs` are in. */
+export async function addMusicFolder(page: Page, songs: number, timeout: number): Promise<void> {
+  await page.getByTestId('nav-settings').click()
+  await page.getByTestId('music-folders-add').click()
+  await page
+    .getByTestId('music-folder-summary')
+    .filter({ hasText: new RegExp(`^${songs} songs · Last import `) })
+    .waitFor({ timeout })
+}
