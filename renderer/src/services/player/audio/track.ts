@@ -77,7 +77,7 @@ export class Track {
     private readonly context: AudioContext,
     destination: AudioNode,
     load: LoadMedia,
-    onUnderrun: () => void = () => undefined,
+    onUnderrun: (where?: string) => void = () => undefined,
     speed = 1,
   ) {
     this.speed = speed
