@@ -16,8 +16,8 @@ prepareChunksInPage()
 const RATE = 8000
 const SONG_SECONDS = 60
 const SONG = 'cadence-media://song/test/1'
-/** A range arrives this long after it is asked (clock seconds)... */
-const LATENCY_SECONDS = 0.1
+/** A range arrives this long after it is asked (clock seconds; 0.1 s unless a test says)... */
+let latency = 0.1
 /** ...and then at 20 times the song's own byte rate (16-bit mono). */
 const BYTES_PER_SECOND = RATE * 2 * 20
 
@@ -68,7 +68,7 @@ function slowFetch(url: string | URL | Request, init?: RequestInit): Promise<Res
     headers,
     arrayBuffer: async () => file.slice(start, end + 1),
   } as Response
-  const due = context.currentTime + LATENCY_SECONDS + (end + 1 - start) / BYTES_PER_SECOND
+  const due = context.currentTime + latency + (end + 1 - start) / BYTES_PER_SECOND
   return new Promise((answer) => arriving.push({ due, answer: () => answer(response) }))
 }
 
@@ -93,6 +93,7 @@ beforeEach(() => {
   context = new FakeAudioContext(RATE)
   arriving = []
   starts = []
+  latency = 0.1
   const start = FakeSource.prototype.start
   vi.spyOn(FakeSource.prototype, 'start').mockImplementation(function (this: FakeSource, at, offset) {
     starts.push({ at, asked: context.currentTime })
@@ -129,6 +130,17 @@ describe('Web Audio output: read-ahead after a start', () => {
     expect(output.position).toBeGreaterThan(42)
     expect(starts.length).toBeGreaterThan(3)
     expect(Math.max(...starts.map((start) => start.at)) - context.currentTime).toBeGreaterThan(10)
+    expect(late()).toEqual([])
+    expect(underruns()).toBeUndefined()
+  })
+
+  it('asks the bytes of the read after the first chunk with the first: in time when each request takes 0.3 s', async () => {
+    // Longer than the first chunk plays (0.25 s): the second read's bytes cannot be asked after it.
+    latency = 0.3
+    await playFrom(30)
+    await advance(8)
+    expect(output.position).toBeGreaterThan(37)
+    expect(starts.length).toBeGreaterThan(3)
     expect(late()).toEqual([])
     expect(underruns()).toBeUndefined()
   })
