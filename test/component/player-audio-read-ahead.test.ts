@@ -156,4 +156,18 @@ describe('Web Audio output: read-ahead after a start', () => {
     expect(late()).toEqual([])
     expect(underruns()).toBeUndefined()
   })
+
+  it('counts a chunk that comes after its time, and says how late and where in its rendering', async () => {
+    await playFrom(10)
+    await advance(3)
+    // The source stalls for longer than the 20 s read ahead: the next chunk comes after its time.
+    latency = 25
+    await advance(30)
+    expect(Number(underruns())).toBeGreaterThan(0)
+    const face = document.querySelector('[data-testid="player-audio"]') as HTMLElement
+    const [lateMs, intoRun] = face.dataset.lateChunks!.split(' ')[0].split('@').map(Number)
+    expect(late().length).toBeGreaterThan(0)
+    expect(lateMs).toBeGreaterThan(1000)
+    expect(intoRun).toBeGreaterThan(20)
+  })
 })

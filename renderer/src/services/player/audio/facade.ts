@@ -21,12 +21,17 @@ export function createFace() {
 
   /**
    * Underruns so far, on the hidden element for the sound bench (`data-underruns`), and where each fell
-   * (`data-late-chunks`: how late, how far into its rendering, and the wall time, `ms@s@epoch-ms`).
+   * (`data-late-chunks`: how late, how far into its rendering, and the wall time, `ms@s@epoch-ms`; the
+   * last 50).
    */
   let underruns = 0
+  const late: string[] = []
   const underrun = (where?: string) => {
     face.dataset.underruns = String(++underruns)
-    if (where) face.dataset.lateChunks = `${face.dataset.lateChunks ?? ''} ${where}`.trim()
+    if (!where) return
+    late.push(where)
+    if (late.length > 50) late.shift()
+    face.dataset.lateChunks = late.join(' ')
   }
   /** Starts scheduled again because a render passed them (`Renderings.scheduleChunk`): `data-late-starts`. */
   let lateStarts = 0
