@@ -651,6 +651,7 @@ async function main() {
     await sleep(1000)
     // CPU while playing: the now-playing screen, then a list page. The queue again from its first song
     // (the last one, sought to 15 s above, would end within the windows and stop the player).
+    const cpuWindowsStart = Date.now()
     await playSongs(app.page, songs)
     await waitForClock(app.page, 0.3)
     await app.page
@@ -727,7 +728,7 @@ async function main() {
     // Drop-outs under load: runs of silence of 1 ms or more in the recording, less the files' own over
     // the same stretch of the queue (from the song and position playing when the loaded run began).
     const heardRuns = dropouts(rec, recorder.frameAt(loadedWindowStart), recorder.frameAt(loadedWindowEnd))
-    let ownRuns = 0
+    const ownLengths: number[] = []
     {
       let index = songs.findIndex((song) => song.name === loadedFrom.title)
       let position = loadedFrom.position
@@ -735,17 +736,20 @@ async function main() {
       while (index >= 0 && index < songs.length && left > 0) {
         const pcm = await filePcm(app, songs[index])
         const span = Math.min(left, pcm.channels[0].length / pcm.rate - position)
-        ownRuns += dropouts(
-          pcm.channels.length > 1 ? pcm.channels : [pcm.channels[0], pcm.channels[0]],
-          Math.round(position * pcm.rate),
-          Math.round((position + span) * pcm.rate),
-          pcm.rate,
-        ).length
+        ownLengths.push(
+          ...dropouts(
+            pcm.channels.length > 1 ? pcm.channels : [pcm.channels[0], pcm.channels[0]],
+            Math.round(position * pcm.rate),
+            Math.round((position + span) * pcm.rate),
+            pcm.rate,
+          ),
+        )
         left -= span
         position = 0
         index++
       }
     }
+    const ownRuns = ownLengths.length
     const doubleHeard = double.marks.map((at) => {
       const from = recorder.frameAt(at)
       return ms(firstSound(rec, from) - from)
@@ -905,8 +909,26 @@ async function main() {
     console.log(
       `glitches (chunks scheduled after their time) over the ${fmt(unloadedSeconds, 0)} s before the loaded run: ${before ? 'n/a (element)' : loadedBefore.late}; starts scheduled again because a render passed them: ${lateStarts}`,
       `\noutput underruns (Chromium's AudioContext.playbackStats) over those ${fmt(unloadedSeconds, 0)} s: ${loadedBefore.events} events, ${fmt(loadedBefore.ms)} ms (whole run with the loaded part: ${underruns})`,
-      `\nloaded run, ${LOADED_SECONDS} s on the list page while another process keeps one core busy${stillPlaying ? '' : ' (the player had stopped by its end)'}: silences of 1 ms or more heard ${heardRuns.length}, the files' own over the same stretch ${ownRuns} (drop-outs ≈ ${heardRuns.length - ownRuns}); late chunks ${loadedAfter.late - loadedBefore.late}, underruns ${loadedAfter.events - loadedBefore.events} events (${fmt(loadedAfter.ms - loadedBefore.ms)} ms), CPU ${fmt(cpuLoaded.ours)} %`,
+      `\nloaded run, ${LOADED_SECONDS} s on the list page while another process keeps one core busy${stillPlaying ? '' : ' (the player had stopped by its end)'}: silences of 1 ms or more heard ${heardRuns.length}, the files' own over the same stretch ${ownRuns} (drop-outs ≈ ${heardRuns.length - ownRuns}; heard ${heardRuns.map((d) => fmt(d)).join(', ') || 'none'} ms, the files' ${ownLengths.map((d) => fmt(d)).join(', ') || 'none'} ms); late chunks ${loadedAfter.late - loadedBefore.late}, underruns ${loadedAfter.events - loadedBefore.events} events (${fmt(loadedAfter.ms - loadedBefore.ms)} ms), CPU ${fmt(cpuLoaded.ours)} %`,
     )
+    // Where each late chunk fell: how late, how far into its rendering, after which of the run's moments.
+    const moments = [
+      ...Object.entries(marks).flatMap(([name, list]) =>
+        list.map((at, i) => ({ name: `${name} ${i + 1}`, at })),
+      ),
+      ...double.marks.map((at, i) => ({ name: `double-click ${i + 1}`, at })),
+      { name: 'the CPU windows', at: cpuWindowsStart },
+      { name: 'the loaded run', at: loadedWindowStart },
+    ].sort((a, b) => a.at - b.at)
+    const lateWhere = (counts.lateChunks ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((item) => {
+        const [late, into, wall] = item.split('@').map(Number)
+        const after = moments.filter((m) => m.at <= wall).pop()
+        return `${fmt(late)} ms late, ${fmt(into)} s into its rendering, ${after ? `${fmt((wall - after.at) / 1000)} s after ${after.name}` : 'before any moment'}`
+      })
+    console.log(`late chunks: ${lateWhere.length ? lateWhere.join('; ') : 'none'}`)
     console.log(
       `(the wall-clock → recording mapping is the least-delayed parec chunk: latencies include up to its buffering)`,
     )

@@ -11,8 +11,9 @@ export async function prepareChunk(
   stretcher: Stretcher,
   seconds: number,
   alive: () => boolean,
+  then?: number,
 ): Promise<{ samples: Float32Array[]; last: boolean } | undefined> {
-  const read = await source.read(seconds, alive)
+  const read = await source.read(seconds, alive, then)
   if (!read || !alive()) return undefined
   let samples = stretcher.push(read.samples)
   if (read.last) samples = concat(samples, stretcher.flush())

@@ -68,10 +68,10 @@ export function createChunkService(post: (reply: ChunkReply, transfer?: Transfer
     post({ type: 'opened', id, channels: source.channels, frames, rate })
   }
 
-  function readNext(song: Song, run: number, seconds: number): Promise<Prepared> {
+  function readNext(song: Song, run: number, seconds: number, then?: number): Promise<Prepared> {
     const alive = () => run === song.run
     const result = song.queue.then(() =>
-      alive() && song.stretcher ? prepareChunk(song.source, song.stretcher, seconds, alive) : undefined,
+      alive() && song.stretcher ? prepareChunk(song.source, song.stretcher, seconds, alive, then) : undefined,
     )
     song.queue = result.catch(() => undefined)
     return result
@@ -84,7 +84,9 @@ export function createChunkService(post: (reply: ChunkReply, transfer?: Transfer
     const ahead = song.ahead
     song.ahead = undefined
     const result =
-      ahead && ahead.run === run && ahead.seconds === seconds ? ahead.result : readNext(song, run, seconds)
+      ahead && ahead.run === run && ahead.seconds === seconds
+        ? ahead.result
+        : readNext(song, run, seconds, then)
     result.then(
       (chunk) => {
         if (!chunk || run !== song.run) return post({ type: 'chunk', id })

@@ -19,9 +19,20 @@ export function createFace() {
   face.dataset.testid = 'player-audio'
   document.body.appendChild(face)
 
-  /** Underruns so far, on the hidden element for the sound bench (`data-underruns`). */
+  /**
+   * Underruns so far, on the hidden element for the sound bench (`data-underruns`), and where each fell
+   * (`data-late-chunks`: how late, how far into its rendering, and the wall time, `ms@s@epoch-ms`; the
+   * last 50).
+   */
   let underruns = 0
-  const underrun = () => void (face.dataset.underruns = String(++underruns))
+  const late: string[] = []
+  const underrun = (where?: string) => {
+    face.dataset.underruns = String(++underruns)
+    if (!where) return
+    late.push(where)
+    if (late.length > 50) late.shift()
+    face.dataset.lateChunks = late.join(' ')
+  }
   /** Starts scheduled again because a render passed them (`Renderings.scheduleChunk`): `data-late-starts`. */
   let lateStarts = 0
   const lateStart = () => void (face.dataset.lateStarts = String(++lateStarts))

@@ -1,6 +1,7 @@
 import { rangeHeader } from '@shared/http/range'
 import { createResampler } from './resample'
 import type { Resampler } from './resample'
+import { createRangeAhead } from './range-ahead'
 import { decodeFrames, frameRange } from '@shared/audio/codec/wav'
 import type { WavLayout } from '@shared/audio/codec/wav'
 
@@ -16,11 +17,13 @@ export interface PcmSource {
   seek(position: number): number
   /**
    * The next `seconds` of the song (source time), or undefined when `current()` turned false while
-   * fetching (a newer start). `last`: the song ends with these.
+   * fetching (a newer start). `last`: the song ends with these. `then`: the length of the read that
+   * follows, when known (a WAV file asks its bytes at once: `range-ahead.ts`).
    */
   read(
     seconds: number,
     current: () => boolean,
+    then?: number,
   ): Promise<{ samples: Float32Array[]; last: boolean } | undefined>
 }
 
@@ -37,23 +40,32 @@ export function wavSource(
 ): PcmSource {
   let cursor = 0
   const rate = createRateStream(layout.sampleRate, contextRate, layout.channels)
+  const ranges = createRangeAhead(fetchRange)
+  const framesOf = (seconds: number) => Math.max(1, Math.round(seconds * layout.sampleRate))
+  const inHead = (end: number) => !!head && end < head.byteLength
   return {
     channels: layout.channels,
     seek(position) {
       cursor = Math.min(layout.frames, Math.round(position * layout.sampleRate))
       rate.reset(layout.frames - cursor)
+      ranges.forget()
       return cursor / layout.sampleRate
     },
-    async read(seconds, current) {
-      const frames = Math.max(1, Math.round(seconds * layout.sampleRate))
+    async read(seconds, current, then) {
+      const frames = framesOf(seconds)
       const { start, end } = frameRange(layout, cursor, frames)
       const run = rate.run
-      const bytes =
+      const reading =
         end < start
           ? new ArrayBuffer(0)
-          : head && end < head.byteLength
-            ? head.slice(start, end + 1)
-            : await fetchRange(rangeHeader(start, end))
+          : inHead(end)
+            ? head!.slice(start, end + 1)
+            : ranges.fetch(rangeHeader(start, end))
+      // The next read's bytes asked beside these, not once these are answered.
+      const next = then === undefined ? undefined : frameRange(layout, cursor + frames, framesOf(then))
+      if (next && next.end >= next.start && !inHead(next.end))
+        ranges.prefetch(rangeHeader(next.start, next.end))
+      const bytes = await reading
       if (!current() || run !== rate.run) return undefined
       const got = Math.floor(bytes.byteLength / layout.blockAlign)
       cursor += got

@@ -42,7 +42,7 @@ export class Renderings {
   constructor(
     private readonly context: BaseAudioContext,
     private readonly destination: AudioNode,
-    private readonly events: { underrun(): void; lateStart(): void },
+    private readonly events: { underrun(where?: string): void; lateStart(): void },
   ) {}
 
   /** Clock time the frame after the last scheduled one plays. */
@@ -157,7 +157,7 @@ export class Renderings {
       // A chunk that arrives after its time is an underrun: it is heard late (a stall). So is a start
       // whose time does not move on (a song prepared to follow on a frame planned before).
       if (!first || tries === START_TRIES || at === tried) {
-        this.events.underrun()
+        this.events.underrun(this.lateness(at))
         return node
       }
       tried = at
@@ -165,6 +165,12 @@ export class Renderings {
       node.disconnect()
       this.events.lateStart()
     }
+  }
+
+  /** Where a chunk due at `at` fell late: how late (ms), how far into its run (s), and the wall time. */
+  private lateness(at: number): string {
+    const late = (this.context.currentTime - at) * 1000
+    return `${late.toFixed(1)}@${(at - this.runStart).toFixed(2)}@${Date.now()}`
   }
 
   /** Runs `action` once clock time `at` has passed (and a little more). */

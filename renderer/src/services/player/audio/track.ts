@@ -1,6 +1,6 @@
 import { ClockMap } from './clock-map'
 import { FADE_SECONDS } from './fades'
-import { AHEAD_SECONDS, CHUNK_SECONDS } from './memory'
+import { AHEAD_SECONDS, CHUNK_SECONDS, readSeconds } from './memory'
 import { MediaFailure } from './media-load'
 import { openSong } from './open-song'
 import type { LoadMedia, OpenedSong, SongHead } from './open-song'
@@ -17,8 +17,8 @@ import type { Chunk, FirstChunk } from './first-chunk'
  * whole-file decode), the PCM read a stretch at a time (`pcm-source.ts`, `codec-source.ts`) and
  * time-stretched to the playback speed with the pitch kept (`stretch.ts`; nothing is done at 1×), both
  * in the chunk worker (`chunk-client.ts`), and scheduled here as chunks on the audio clock
- * (`renderings.ts`). At most `AHEAD_SECONDS` of the clock are
- * scheduled ahead of the playhead; played chunks are let go.
+ * (`renderings.ts`). At most `AHEAD_SECONDS` of the clock are scheduled ahead of the playhead, read
+ * in chunks that grow after a start (`readSeconds`); played chunks are let go.
  *
  * Nodes: chunks → run gain (a speed change crossfades the old rendering into the new) → loudness gain
  * (`output`) → crossfade gain (`fader`, `song-fader.ts`) → the output's transport gain.
@@ -71,13 +71,15 @@ export class Track {
   private inflight: Promise<unknown> | undefined
   /** The first chunk read before the start was asked (`prime`), until a start takes it. */
   private ahead: Promise<FirstChunk | undefined> | undefined
+  /** The length of the next read (`readSeconds`, set by each read), as the worker prepares it. */
+  private nextRead = CHUNK_SECONDS
 
   constructor(
     readonly url: string,
     private readonly context: AudioContext,
     destination: AudioNode,
     load: LoadMedia,
-    onUnderrun: () => void = () => undefined,
+    onUnderrun: (where?: string) => void = () => undefined,
     speed = 1,
   ) {
     this.speed = speed
@@ -336,8 +338,7 @@ export class Track {
           this.endTime === undefined &&
           this.r.cursorTime - this.context.currentTime < AHEAD_SECONDS
         ) {
-          // Chunks of at most CHUNK_SECONDS of the clock (a slow speed plays a chunk for longer).
-          if (!(await this.fill(epoch, CHUNK_SECONDS * Math.min(1, this.speed)))) break
+          if (!(await this.fill(epoch, this.nextRead))) break
         }
       } catch (failure) {
         // A range that failed while playing on: what is scheduled plays to its end, then the song fails
@@ -364,9 +365,10 @@ export class Track {
    */
   private async fill(epoch: number, seconds: number, first?: () => number, ready?: Chunk): Promise<boolean> {
     const alive = () => epoch === this.epoch && !this.disposed
-    // The worker prepares the next read at once while the read-ahead fills (so memory stays bounded).
-    const lead = this.r.cursorTime + seconds / this.speed - this.context.currentTime
-    const next = first || lead < AHEAD_SECONDS ? CHUNK_SECONDS * Math.min(1, this.speed) : undefined
+    // The worker prepares the next read at once while the read-ahead fills (`readSeconds`: its length).
+    const lead = (first ? 0 : this.r.cursorTime - this.context.currentTime) + seconds / this.speed
+    this.nextRead = readSeconds(lead, this.speed)
+    const next = first || lead < AHEAD_SECONDS ? this.nextRead : undefined
     const chunk = ready ?? chunkOf(this.context, await this.source!.read(seconds, next))
     if (!chunk || !alive()) return false
     if (chunk.buffer) this.r.append(chunk.buffer, first)
