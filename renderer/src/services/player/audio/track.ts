@@ -17,9 +17,7 @@ import type { Chunk, FirstChunk } from './first-chunk'
  * whole-file decode), the PCM read a stretch at a time (`pcm-source.ts`, `codec-source.ts`) and
  * time-stretched to the playback speed with the pitch kept (`stretch.ts`; nothing is done at 1×), both
  * in the chunk worker (`chunk-client.ts`), and scheduled here as chunks on the audio clock
- * (`renderings.ts`). At most `AHEAD_SECONDS` of the clock are
- * scheduled ahead of the playhead; played chunks are let go.
- *
+ * (`renderings.ts`). At most `AHEAD_SECONDS` of the clock are scheduled ahead; played chunks are let go.
  * Nodes: chunks → run gain (a speed change crossfades the old rendering into the new) → loudness gain
  * (`output`) → crossfade gain (`fader`, `song-fader.ts`) → the output's transport gain.
  */
@@ -69,8 +67,9 @@ export class Track {
   /** A start whose first chunk is not scheduled yet, and its epoch. */
   private starting: number | undefined
   private inflight: Promise<unknown> | undefined
-  /** The first chunk read before the start was asked (`prime`), until a start takes it. */
+  /** The first chunk read before the start was asked (`prime`), until a start takes it; `primed` once read. */
   private ahead: Promise<FirstChunk | undefined> | undefined
+  private primed: { read?: FirstChunk } | undefined
 
   constructor(
     readonly url: string,
@@ -124,6 +123,7 @@ export class Track {
     this.ahead ??= this.opened
       .then(() => readFirstChunk(this.source!, this.speed, this.context, () => !this.disposed))
       .catch(() => undefined)
+      .then((read) => (this.primed = { read }).read)
     return this.ahead.then(Boolean)
   }
 
@@ -276,7 +276,8 @@ export class Track {
     onFirst: (at: number, exact: number) => void,
     when: () => number,
   ): Promise<number | undefined> {
-    await this.opened
+    // Opened (and its first chunk read ahead: `startOnce`), the first chunk is scheduled in this task.
+    if (!this.source) await this.opened
     if (epoch !== this.epoch || this.disposed) return undefined
     try {
       return await this.startOnce(epoch, position, onFirst, when)
@@ -299,8 +300,8 @@ export class Track {
     when: () => number,
   ): Promise<number | undefined> {
     // A first chunk read ahead is on the source: the start waits for it rather than read beside it.
-    const read = await this.ahead
-    this.ahead = undefined
+    const read = this.primed ? this.primed.read : await this.ahead
+    this.ahead = this.primed = undefined
     if (epoch !== this.epoch || this.disposed) return undefined
     const source = this.source!
     const ahead = read && fitsStart(read, position, this.speed, source) ? read : undefined
