@@ -300,7 +300,8 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
       seek(0)
       return deps.onProgress?.('end')
     }
-    return load({ autoplay: true })
+    // After the output's `ended` has reached its other listeners (a song resolved ahead loads at once).
+    return Promise.resolve().then(() => load({ autoplay: true }))
   }
 
   // ---- transport ----
