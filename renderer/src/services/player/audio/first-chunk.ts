@@ -53,7 +53,7 @@ export interface FirstChunk {
  * A pressed song's first chunk (`readFirstChunk`): read before the play, so its length costs the click
  * nothing, and long enough to play on until the play's next read is scheduled. That read is the first
  * beyond the song's head (fetched through the page while it starts the song's now-playing state: 0.8 s
- * in `test/e2e/press-read-on.test.ts`'s runs, where a quarter second ran dry); 1.5 s is what a 320 kb/s
+ * in an end-to-end run; a quarter second ran dry, `test/e2e/press-read-on.test.ts`); 1.5 s is what a 320 kb/s
  * MP3's 64 KB head holds, so the press fetches nothing more for it.
  */
 const PRIMED_CHUNK_SECONDS = 1.5
