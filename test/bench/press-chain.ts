@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { loadavg } from 'node:os'
 import { startApp } from '../e2e/harness'
 import type { App } from '../e2e/harness'
-import { audioState } from '../e2e/playback-support'
+import { audioState, findSongs, playable } from '../e2e/playback-support'
 
 /**
  * The chain from a row's press to its first chunk made, link by link, on the end-to-end harness (no
@@ -17,12 +17,18 @@ import { audioState } from '../e2e/playback-support'
  * prepares the row: `song-list-press.ts`); without it the press follows the pointer's move at once, as
  * in the audio bench. Rows 1, 3, 5, … of the first playlist (not the one that follows the song before).
  *
- *   npx tsx test/bench/press-chain.ts [songs=6] [rest]
+ * With `store` no row is pressed: each song is played through the player store (`playSongs`, as the
+ * audio bench's store click, a play from the tray, a media key or "Play all" with no press before it),
+ * and `down` marks that call.
+ *
+ *   npx tsx test/bench/press-chain.ts [songs=6] [rest] [store]
  */
 
 const SONGS = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 6)
 /** `rest`: the pointer rests on the row 400 ms before the first press (a person's double-click). */
 const REST = process.argv.includes('rest')
+/** `store`: played through the player store, no press (`down` marks the call). */
+const STORE = process.argv.includes('store')
 
 interface Marks {
   down?: number
@@ -136,22 +142,32 @@ async function main() {
       .nth(2 * SONGS)
       .waitFor({ timeout: 30_000 })
     const rows: Array<Marks & { first: boolean }> = []
+    const songs = STORE ? await findSongs(app, SONGS, playable) : []
     for (let i = 1; i <= SONGS; i++) {
       detail = {}
       await app.page.evaluate('window.__marks = {}')
-      const name = app.page
-        .getByTestId('song-row')
-        .nth(2 * i - 1)
-        .getByTestId('song-name')
-      await name.scrollIntoViewIfNeeded()
-      const box = (await name.boundingBox())!
-      await app.page.mouse.move(box.x + Math.min(20, box.width / 2), box.y + box.height / 2)
-      if (REST) await sleep(400)
-      await app.page.mouse.down()
-      await app.page.mouse.up()
-      await sleep(150)
-      await app.page.mouse.down({ clickCount: 2 })
-      await app.page.mouse.up({ clickCount: 2 })
+      if (STORE) {
+        const song = { ...songs[i - 1]!, meta: undefined }
+        await app.page.evaluate(`(() => {
+          window.__marks.down = performance.timeOrigin + performance.now()
+          const player = document.querySelector('#app').__vue_app__.config.globalProperties.$pinia._s.get('player')
+          return player.playSongs([${JSON.stringify(song)}], 0)
+        })()`)
+      } else {
+        const name = app.page
+          .getByTestId('song-row')
+          .nth(2 * i - 1)
+          .getByTestId('song-name')
+        await name.scrollIntoViewIfNeeded()
+        const box = (await name.boundingBox())!
+        await app.page.mouse.move(box.x + Math.min(20, box.width / 2), box.y + box.height / 2)
+        if (REST) await sleep(400)
+        await app.page.mouse.down()
+        await app.page.mouse.up()
+        await sleep(150)
+        await app.page.mouse.down({ clickCount: 2 })
+        await app.page.mouse.up({ clickCount: 2 })
+      }
       let tries = 0
       while (!(await app.page.evaluate('!!window.__marks.scheduled')) && tries++ < 150) await sleep(100)
       if (tries >= 150) {
@@ -181,11 +197,17 @@ async function main() {
       ['dblclick → context resume asked', (m) => m.resumeAsked! - m.dblclick!],
       ['context resume (it was suspended)', (m) => m.resumed! - m.resumeAsked!],
       ['resumed → first chunk scheduled', (m) => m.scheduled! - m.resumed!],
+      ['press (store: the call) → resume asked', (m) => m.resumeAsked! - m.down!],
+      ['press (store: the call) → scheduled', (m) => m.scheduled! - m.down!],
       ['dblclick → first chunk scheduled', (m) => m.scheduled! - m.dblclick!],
       ['second press → first chunk scheduled', (m) => m.scheduled! - m.secondDown!],
     ]
     console.log(
-      REST ? 'the pointer rested 400 ms on each row before its press' : 'pressed as the pointer came',
+      STORE
+        ? 'played through the store, no press'
+        : REST
+          ? 'the pointer rested 400 ms on each row before its press'
+          : 'pressed as the pointer came',
     )
     console.log(
       `load average at start: ${load.map((l) => l.toFixed(2)).join(' ')}; now ${loadavg()[0]!.toFixed(2)}`,

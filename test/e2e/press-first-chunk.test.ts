@@ -56,7 +56,9 @@ describe('A pressed row has its first chunk ready for the play', () => {
     expect(pressChain(afterPress, played, url)).toMatchObject(PRESSED_CHAIN)
     // Its head was asked once (by the press), and the play read on after the first chunk.
     expect(app.mediaRequests.filter((r) => r.url === url && r.range === 'bytes=0-65535').length).toBe(1)
-    expect(played.buffers).toBeGreaterThan(afterPress.buffers)
+    await expect
+      .poll(async () => (await counts(app.page)).buffers, { timeout: 15_000 })
+      .toBeGreaterThan(afterPress.buffers)
     expect(await pressed(app.page)).toBeUndefined()
   }, 90_000)
 

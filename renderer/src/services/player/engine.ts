@@ -8,8 +8,7 @@ import type { PlayerOutput } from './audio/player-output'
 import type { LoadOptions, PlaybackEngineDeps, PlayerNotice, PlayerStatus, SkipCause } from './engine-types'
 import { isSourceDown, moveOn } from './recovery'
 import { createFollowing, markAlbumOrder } from './following'
-import { createResolveCache } from './resolve-cache'
-import type { Resolution } from './resolve-cache'
+import { createResolveCache, type Resolution } from './resolve-cache'
 
 /**
  * The playback engine: the player's output (an element-like face over the Web Audio output), its events,
@@ -125,8 +124,7 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
   function reset() {
     unload()
     detail.value = null
-    positionMs.value = 0
-    durationMs.value = 0
+    positionMs.value = durationMs.value = 0
   }
 
   // ---- resolving: `player:resolve` with the chosen bitrate, cached with its age ----
@@ -175,10 +173,12 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
     if (song.privilege?.playable === false) {
       return skip(song, { cause: 'unplayable', reason: song.privilege.reason }, options)
     }
-    await deps.ready()
+    // A song resolved ahead (a row's press) plays in this task: no await lets the UI's update go first.
+    const known = resolveSong.known(song)
+    if (!known) await deps.ready()
     let resolution: Resolution
     try {
-      resolution = await resolveSong(song)
+      resolution = known ?? (await resolveSong(song))
     } catch (cause) {
       if (mine !== generation) return
       const failure = toCadenceError(cause)
@@ -300,7 +300,8 @@ export function createPlaybackEngine(deps: PlaybackEngineDeps) {
       seek(0)
       return deps.onProgress?.('end')
     }
-    return load({ autoplay: true })
+    // After the output's `ended` has reached its other listeners (a song resolved ahead loads at once).
+    return Promise.resolve().then(() => load({ autoplay: true }))
   }
 
   // ---- transport ----

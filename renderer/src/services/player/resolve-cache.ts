@@ -18,7 +18,8 @@ export interface Resolution {
 
 /**
  * The playback engine's resolving (`engine.ts`): `player:resolve` with the chosen bitrate, cached with
- * its age (one request at a time per song; `fresh` resolves again).
+ * its age (one request at a time per song; `fresh` resolves again). `known` answers a cached, fresh
+ * resolution at once (no promise), so a play of a song resolved ahead starts in the task that asks it.
  */
 export function createResolveCache(deps: {
   resolve: (args: { id: Song['id']; br: number; sourceId?: string }) => Promise<Song>
@@ -27,15 +28,23 @@ export function createResolveCache(deps: {
   const resolutions = new Map<string, Resolution>()
   const inflight = new Map<string, Promise<Resolution>>()
 
-  function resolveSong(song: Song, fresh = false): Promise<Resolution> {
+  function keyOf(song: Song) {
     // A song of another data source (a download) is asked for with its source, and kept apart.
     const sourceId = (song as SourcedSong).sourceId
     const id = sourceId ? `${sourceId}\n${song.id}` : String(song.id)
-    const br = chooseBitrate(song.privilege, deps.quality())
-    const known = resolutions.get(id)
-    if (!fresh && known && known.br === br && isUrlFresh(known.at, Date.now())) {
-      return Promise.resolve(known)
-    }
+    return { sourceId, id, br: chooseBitrate(song.privilege, deps.quality()) }
+  }
+
+  function known(song: Song): Resolution | undefined {
+    const { id, br } = keyOf(song)
+    const kept = resolutions.get(id)
+    return kept && kept.br === br && isUrlFresh(kept.at, Date.now()) ? kept : undefined
+  }
+
+  function resolveSong(song: Song, fresh = false): Promise<Resolution> {
+    const { sourceId, id, br } = keyOf(song)
+    const kept = fresh ? undefined : known(song)
+    if (kept) return Promise.resolve(kept)
     const pending = inflight.get(id)
     if (!fresh && pending) return pending
     const at = Date.now()
@@ -56,5 +65,5 @@ export function createResolveCache(deps: {
     inflight.set(id, request)
     return request
   }
-  return resolveSong
+  return Object.assign(resolveSong, { known })
 }

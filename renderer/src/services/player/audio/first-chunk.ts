@@ -49,12 +49,19 @@ export interface FirstChunk {
   speed: number
 }
 
-/** How much of the song the first chunk of a start reads at `speed`. */
-export function firstChunkSeconds(speed: number) {
-  // Enough for about FIRST_CHUNK_SECONDS of output once the stretch has kept back its frame.
-  return speed === 1
-    ? FIRST_CHUNK_SECONDS
-    : FIRST_CHUNK_SECONDS * Math.max(1, speed) + 2 * (FRAME_SECONDS + TOLERANCE_SECONDS)
+/**
+ * A pressed song's first chunk (`readFirstChunk`): read before the play, so its length costs the click
+ * nothing, and long enough to play on until the play's next read is scheduled. That read is the first
+ * beyond the song's head (fetched through the page while it starts the song's now-playing state: 0.8 s
+ * in an end-to-end run; a quarter second ran dry, `test/e2e/press-read-on.test.ts`); 1.5 s is what a 320 kb/s
+ * MP3's 64 KB head holds, so the press fetches nothing more for it.
+ */
+const PRIMED_CHUNK_SECONDS = 1.5
+
+/** How much of the song the first chunk of a start reads at `speed` (`seconds` of output). */
+export function firstChunkSeconds(speed: number, seconds = FIRST_CHUNK_SECONDS) {
+  // Enough for about `seconds` of output once the stretch has kept back its frame.
+  return speed === 1 ? seconds : seconds * Math.max(1, speed) + 2 * (FRAME_SECONDS + TOLERANCE_SECONDS)
 }
 
 /** Reads and decodes a song's first chunk from its beginning at `speed`, for a start to come. */
@@ -66,7 +73,7 @@ export async function readFirstChunk(
 ): Promise<FirstChunk | undefined> {
   const exact = source.start(0, speed)
   // Nothing read beyond the first chunk until a play asks: a press without a play costs one read.
-  const chunk = chunkOf(context, await source.read(firstChunkSeconds(speed)))
+  const chunk = chunkOf(context, await source.read(firstChunkSeconds(speed, PRIMED_CHUNK_SECONDS)))
   return chunk && alive() ? { chunk, source, exact, speed } : undefined
 }
 

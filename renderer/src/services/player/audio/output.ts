@@ -23,12 +23,12 @@ export type { OutputOptions, WebAudioOutput } from './output-types'
  *
  * - Songs are streamed from main's media scheme with `fetch` + Range in chunks, decoded here (WAV; FLAC,
  *   MP3 and AAC in MP4 by WebCodecs, `codec-source.ts`) and resampled to the context's rate with the
- *   phase carried across chunks; each chunk is an
- *   AudioBufferSourceNode started at its exact frame on the audio clock. At most `AHEAD_SECONDS` are
- *   decoded ahead of the playhead; played chunks are let go.
+ *   phase carried across chunks; each chunk is an AudioBufferSourceNode started at its exact frame on the
+ *   audio clock. At most `AHEAD_SECONDS` are decoded ahead of the playhead; played chunks are let go.
  * - A click heard at once: `press(url)` (a song's row pressed, its play 100–300 ms away) opens the song
- *   and reads and decodes its first chunk (`pressed-song.ts`); the play then only schedules it. The chunk worker is started and
- *   its decoder warmed while the app is idle (`warm`, `chunk-warm.ts`), so the first press pays neither.
+ *   and reads and decodes its first chunk (`pressed-song.ts`); the play then schedules it in its own
+ *   task (no await: a running context is not resumed again). The chunk worker is started and its
+ *   decoder warmed while the app is idle (`warm`, `chunk-warm.ts`), so the first press pays neither.
  * - Gapless: `prepare(url, songs)` names the song that follows; near the end it is opened and its first
  *   frame scheduled on the frame where the current song's last one ends. When the engine then sets `src`
  *   to it, it is adopted, already playing.
@@ -50,9 +50,8 @@ export type { OutputOptions, WebAudioOutput } from './output-types'
  *   chunk is scheduled, then crosses from one to the other over 12 ms on the song's own gains
  *   (`Track.seekTo`); during a song crossfade or a start on its way it fades the transport instead.
  * - Another format (Ogg Vorbis, Opus, HE-AAC), or a FLAC, MP3 or AAC file WebCodecs refuses or a page
- *   without WebCodecs cannot stream, is fetched
- *   whole and decoded by `decodeAudioData` (held whole: see docs/playback.md), then scheduled in chunks
- *   from memory like the rest.
+ *   without WebCodecs cannot stream, is fetched whole and decoded by `decodeAudioData` (held whole: see
+ *   docs/playback.md), then scheduled in chunks from memory like the rest.
  *
  * Its parts: `track.ts` (one song read, stretched and scheduled on the audio clock, with
  * `pcm-source.ts`, `stretch.ts` and `clock-map.ts`), `next-song.ts` (the following song: gapless or
@@ -125,8 +124,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
   }
 
   function startTicker() {
-    if (ticker) return
-    ticker = setInterval(tick, TICK_MS)
+    ticker ??= setInterval(tick, TICK_MS)
   }
   function stopTicker() {
     clearInterval(ticker)
@@ -198,10 +196,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     paused = true
     stopTicker()
     src = url
-    if (!url) {
-      current = undefined
-      return
-    }
+    if (!url) return void (current = undefined)
     // A pressed song's first chunk is ready: its play only schedules it.
     const track = pressed.take(url) ?? newTrack(url)
     track.speed = speed
@@ -235,19 +230,23 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     }
     paused = false
     emit('play')
-    // Resumed by the row's press (`wake`) or here; awaited either way, so the start follows it.
-    await context.resume()
+    if (context.state !== 'running') await context.resume()
     if (mine !== generation || paused) return
     if (track.needsStart) {
-      let at: number | undefined
+      // Faded in as the first chunk is scheduled (a pressed song's in this task), again if a render passed it.
+      let at: number | undefined, faded: number | undefined
       try {
-        at = await track.startAt(pendingPosition, now(), () => frameAfter(context, START_LEAD_SECONDS))
+        at = await track.startAt(pendingPosition, now(), () => {
+          const first = frameAfter(context, START_LEAD_SECONDS)
+          if (faded === undefined) applyFade(planFade('start', (faded = first)))
+          return first
+        })
       } catch (failure) {
         fail(track, failure)
         return
       }
       if (at === undefined || mine !== generation || paused) return
-      applyFade(planFade('start', Math.max(now(), at)))
+      if (at !== faded) applyFade(planFade('start', Math.max(now(), at)))
     } else {
       applyFade(planFade('resume', now()))
     }

@@ -69,10 +69,11 @@ export class Track {
   /** A start whose first chunk is not scheduled yet, and its epoch. */
   private starting: number | undefined
   private inflight: Promise<unknown> | undefined
-  /** The first chunk read before the start was asked (`prime`), until a start takes it. */
+  /** The first chunk read before the start was asked (`prime`) until a start takes it (`primed`: read). */
   private ahead: Promise<FirstChunk | undefined> | undefined
   /** The length of the next read (`readSeconds`, set by each read), as the worker prepares it. */
   private nextRead = CHUNK_SECONDS
+  private primed: { read?: FirstChunk } | undefined
 
   constructor(
     readonly url: string,
@@ -126,6 +127,7 @@ export class Track {
     this.ahead ??= this.opened
       .then(() => readFirstChunk(this.source!, this.speed, this.context, () => !this.disposed))
       .catch(() => undefined)
+      .then((read) => (this.primed = { read }).read)
     return this.ahead.then(Boolean)
   }
 
@@ -278,7 +280,8 @@ export class Track {
     onFirst: (at: number, exact: number) => void,
     when: () => number,
   ): Promise<number | undefined> {
-    await this.opened
+    // Opened (and its first chunk read ahead: `startOnce`), the first chunk is scheduled in this task.
+    if (!this.source) await this.opened
     if (epoch !== this.epoch || this.disposed) return undefined
     try {
       return await this.startOnce(epoch, position, onFirst, when)
@@ -301,8 +304,8 @@ export class Track {
     when: () => number,
   ): Promise<number | undefined> {
     // A first chunk read ahead is on the source: the start waits for it rather than read beside it.
-    const read = await this.ahead
-    this.ahead = undefined
+    const read = this.primed ? this.primed.read : await this.ahead
+    this.ahead = this.primed = undefined
     if (epoch !== this.epoch || this.disposed) return undefined
     const source = this.source!
     const ahead = read && fitsStart(read, position, this.speed, source) ? read : undefined
@@ -341,9 +344,8 @@ export class Track {
           if (!(await this.fill(epoch, this.nextRead))) break
         }
       } catch (failure) {
-        // A range that failed while playing on: what is scheduled plays to its end, then the song fails
-        // as an element's would (the engine then recovers at that position), not a silent stall. A frame
-        // the decoder refused fails at once.
+        // A range failed while playing on: what is scheduled plays out, then the song fails as an element's
+        // would (the engine recovers at that position), not a silent stall; a frame refused fails at once.
         if (epoch !== this.epoch || this.disposed) return
         const undecodable = failure instanceof MediaFailure && failure.code !== 2
         if (!undecodable && this.r.scheduledFrames > 0) {
@@ -359,10 +361,7 @@ export class Track {
     return pumping
   }
 
-  /**
-   * Schedules the next `seconds` of the song, read and stretched in the chunk worker (the first at
-   * `first()`), or the chunk `ready` (read ahead).
-   */
+  /** Schedules the next `seconds`, read and stretched in the worker (the first at `first()`), or `ready`. */
   private async fill(epoch: number, seconds: number, first?: () => number, ready?: Chunk): Promise<boolean> {
     const alive = () => epoch === this.epoch && !this.disposed
     // The worker prepares the next read at once while the read-ahead fills (`readSeconds`: its length).
