@@ -21,6 +21,22 @@ const STALL_MS = 2000
 const QUIET_MS = 250
 /** Junk skipped between frames before the song is taken to end there. */
 const MAX_JUNK = 64 * 1024
+/**
+ * The most of the file (s) one range fetches. The first two reads after a start fetch what they decode
+ * (a start is heard at once, and its second chunk follows in time); each read after them fetches twice
+ * as far ahead as the one before, up to this,
+ * so steady playback asks for a range about every half minute instead of at every chunk (each request
+ * costs the page, the network stack and main's media handler).
+ */
+export const MAX_BLOCK_SECONDS = 30
+/** The most bytes one range fetches, whatever the bit rate. */
+const MAX_BLOCK_BYTES = 4 << 20
+
+/** Seconds of the file the `reads`-th read since a start (0: the first) fetches for `seconds` decoded. */
+export function blockSeconds(seconds: number, reads: number): number {
+  const wanted = seconds + 0.5
+  return Math.max(wanted, Math.min(MAX_BLOCK_SECONDS, wanted * 2 ** Math.min(Math.max(0, reads - 1), 8)))
+}
 
 export function decoderConfig(container: Container): AudioDecoderConfig {
   return {
@@ -64,6 +80,8 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
   /** Output before this index is thrown away (before the position, or the priming after a jump). */
   let dropUntil = skip
   let ended = false
+  /** Reads (`decode`) since the last start: later ones fetch further ahead (`blockSeconds`). */
+  let reads = 0
 
   const closeDecoder = () => {
     if (decoder && decoder.state !== 'closed') decoder.close()
@@ -173,6 +191,7 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
     async start(frame: number, alive: () => boolean = () => true): Promise<boolean> {
       const goal = skip + frame
       ended = false
+      reads = 0
       await locate(Math.max(0, goal - container.preroll))
       if (!alive()) return false
       dropUntil = Math.max(goal, skip)
@@ -186,7 +205,10 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
     async decode(wanted: number, sink: PcmSink, alive: () => boolean): Promise<number | undefined> {
       // What is wanted and what is decoded to be dropped before it (after a seek), in one request.
       const seconds = (wanted + Math.max(0, dropUntil - outIndex)) / sampleRate
-      const blockBytes = Math.max(16 * 1024, Math.min(4 << 20, Math.round(bytesPerSecond * (seconds + 0.5))))
+      const blockBytes = Math.max(
+        16 * 1024,
+        Math.min(MAX_BLOCK_BYTES, Math.round(bytesPerSecond * blockSeconds(seconds, reads++))),
+      )
       let got = 0
       while (!ended && got < wanted) {
         // Frames for what is still wanted (and what is thrown away before it), then everything decoded.
