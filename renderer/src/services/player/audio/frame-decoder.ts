@@ -3,6 +3,7 @@ import { ByteWindow } from './byte-window'
 import type { CodecFile } from './byte-window'
 import { MediaFailure } from './media-load'
 import { createSeekSearch } from './seek-search'
+import { blockSeconds, MAX_BLOCK_BYTES } from './range-block'
 
 /**
  * The decoder's lifecycle and the decode loop of a compressed song: frames found in the file's bytes
@@ -21,22 +22,6 @@ const STALL_MS = 2000
 const QUIET_MS = 250
 /** Junk skipped between frames before the song is taken to end there. */
 const MAX_JUNK = 64 * 1024
-/**
- * The most of the file (s) one range fetches. The first two reads after a start fetch what they decode
- * (a start is heard at once, and its second chunk follows in time); each read after them fetches twice
- * as far ahead as the one before, up to this,
- * so steady playback asks for a range about every half minute instead of at every chunk (each request
- * costs the page, the network stack and main's media handler).
- */
-export const MAX_BLOCK_SECONDS = 30
-/** The most bytes one range fetches, whatever the bit rate. */
-const MAX_BLOCK_BYTES = 4 << 20
-
-/** Seconds of the file the `reads`-th read since a start (0: the first) fetches for `seconds` decoded. */
-export function blockSeconds(seconds: number, reads: number): number {
-  const wanted = seconds + 0.5
-  return Math.max(wanted, Math.min(MAX_BLOCK_SECONDS, wanted * 2 ** Math.min(Math.max(0, reads - 1), 8)))
-}
 
 export function decoderConfig(container: Container): AudioDecoderConfig {
   return {
@@ -80,7 +65,7 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
   /** Output before this index is thrown away (before the position, or the priming after a jump). */
   let dropUntil = skip
   let ended = false
-  /** Reads (`decode`) since the last start: later ones fetch further ahead (`blockSeconds`). */
+  /** Reads (`decode`) since the last start: later ones fetch further ahead (`range-block.ts`). */
   let reads = 0
 
   const closeDecoder = () => {

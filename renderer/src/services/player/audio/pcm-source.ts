@@ -3,6 +3,7 @@ import { createResampler } from './resample'
 import type { Resampler } from './resample'
 import { decodeFrames, frameRange } from '@shared/audio/codec/wav'
 import type { WavLayout } from '@shared/audio/codec/wav'
+import { blockSeconds, MAX_BLOCK_BYTES } from './range-block'
 
 /**
  * Where a song's PCM comes from, at the context's rate, a stretch at a time (`track.ts`): a WAV file
@@ -27,7 +28,8 @@ export interface PcmSource {
 /**
  * A WAV file on the media scheme, read by byte ranges. `head`: the file's first bytes, already fetched to
  * read its header; a read that falls within them is answered from there, so a song started from its
- * beginning asks for nothing more before its first chunk plays.
+ * beginning asks for nothing more before its first chunk plays. Steady reads fetch ahead of what they
+ * decode (`range-block.ts`) and later reads take what was fetched before asking again.
  */
 export function wavSource(
   layout: WavLayout,
@@ -37,24 +39,62 @@ export function wavSource(
 ): PcmSource {
   let cursor = 0
   const rate = createRateStream(layout.sampleRate, contextRate, layout.channels)
+  /** Bytes fetched from file offset `start` on, past what the reads took so far. */
+  let ahead: { start: number; bytes: Uint8Array } | undefined
+  /** Reads since the last seek: later ones fetch further ahead. */
+  let reads = 0
+  const maxBlockFrames = Math.max(1, Math.floor(MAX_BLOCK_BYTES / layout.blockAlign))
+
+  /** Bytes `[start, end]` of the file: what was fetched ahead, the rest fetched with more after it. */
+  async function bytesOf(
+    start: number,
+    end: number,
+    seconds: number,
+    reading: number,
+  ): Promise<{ bytes: ArrayBuffer; kept?: { start: number; bytes: Uint8Array } }> {
+    const have =
+      ahead && start >= ahead.start && start < ahead.start + ahead.bytes.length
+        ? ahead.bytes.subarray(start - ahead.start)
+        : new Uint8Array(0)
+    if (start + have.length > end) return { bytes: have.slice(0, end + 1 - start).buffer }
+    // The first two reads after a start fetch only their own bytes (a start is heard at once).
+    const frames =
+      reading < 2
+        ? 0
+        : Math.min(maxBlockFrames, Math.round(blockSeconds(seconds, reading) * layout.sampleRate))
+    const from = start + have.length
+    const last = Math.max(end, frameRange(layout, cursor, frames).end)
+    const fetched = new Uint8Array(await fetchRange(rangeHeader(from, last)))
+    const joined = new Uint8Array(have.length + fetched.length)
+    joined.set(have)
+    joined.set(fetched, have.length)
+    return { bytes: joined.slice(0, end + 1 - start).buffer, kept: { start, bytes: joined } }
+  }
+
   return {
     channels: layout.channels,
     seek(position) {
       cursor = Math.min(layout.frames, Math.round(position * layout.sampleRate))
       rate.reset(layout.frames - cursor)
+      ahead = undefined
+      reads = 0
       return cursor / layout.sampleRate
     },
     async read(seconds, current) {
       const frames = Math.max(1, Math.round(seconds * layout.sampleRate))
       const { start, end } = frameRange(layout, cursor, frames)
       const run = rate.run
-      const bytes =
+      const reading = reads++
+      const read =
         end < start
-          ? new ArrayBuffer(0)
+          ? { bytes: new ArrayBuffer(0) }
           : head && end < head.byteLength
-            ? head.slice(start, end + 1)
-            : await fetchRange(rangeHeader(start, end))
+            ? { bytes: head.slice(start, end + 1) }
+            : await bytesOf(start, end, seconds, reading)
       if (!current() || run !== rate.run) return undefined
+      // What this read fetched past its own bytes is kept for the reads after it.
+      if (read.kept) ahead = read.kept
+      const { bytes } = read
       const got = Math.floor(bytes.byteLength / layout.blockAlign)
       cursor += got
       const last = got === 0 || cursor >= layout.frames
