@@ -8,8 +8,11 @@
 
 /** The most of the file (s) one range fetches. */
 export const MAX_BLOCK_SECONDS = 30
-/** The most bytes one range fetches, whatever the bit rate. */
-export const MAX_BLOCK_BYTES = 4 << 20
+/**
+ * The most bytes one range fetches, whatever the bit rate: main reads a cached file's range up to this
+ * size in one call (`READ_AT_ONCE_BYTES` in `electron/main/core/media/file-response.ts`).
+ */
+export const MAX_BLOCK_BYTES = 2 << 20
 
 /** Seconds of the file the `reads`-th read since a start (0: the first) fetches for `seconds` decoded. */
 export function blockSeconds(seconds: number, reads: number): number {
