@@ -37,12 +37,16 @@ async function readOn(pcm: ReturnType<typeof source>['pcm'], seconds = Number.PO
   return joined
 }
 
+/** Whether `a` holds exactly the samples of `b` (a loop: `toEqual` on 480,000 floats is slow). */
+const same = (a: Float32Array, b: Float32Array) => a.length === b.length && a.every((v, i) => v === b[i])
+
 describe('a WAV song read while it plays on', () => {
   it('asks for a range about every half minute, not at every chunk, and plays every sample once', async () => {
     const { asked, pcm } = source()
     pcm.seek(0)
     const played = await readOn(pcm)
-    expect(played).toEqual(whole)
+    expect(played.length).toBe(whole.length)
+    expect(same(played, whole)).toBe(true)
     // A range per 5 s chunk was 12; now the start's two small ones and then up to 30 s ahead.
     expect(asked.length).toBeLessThanOrEqual(5)
     // Each byte fetched about once (the start's second read asks again for what the first 64 KB hold of it).
@@ -50,7 +54,7 @@ describe('a WAV song read while it plays on', () => {
     expect(fetched).toBeLessThanOrEqual(file.byteLength)
     // The start's second read asks only for its own 5 s.
     expect(asked[0][1] - asked[0][0] + 1).toBeLessThanOrEqual(5 * RATE * 2)
-  })
+  }, 60_000)
 
   it('reads from a seek’s position, not from what was fetched ahead of the old one', async () => {
     const { asked, pcm } = source()
@@ -59,7 +63,7 @@ describe('a WAV song read while it plays on', () => {
     const before = asked.length
     const at = pcm.seek(40)
     const played = await readOn(pcm, 10)
-    expect(played).toEqual(whole.subarray(at * RATE, at * RATE + played.length))
+    expect(same(played, whole.subarray(at * RATE, at * RATE + played.length))).toBe(true)
     expect(asked[before][0]).toBe(layout.dataOffset + 40 * RATE * 2)
-  })
+  }, 60_000)
 })
