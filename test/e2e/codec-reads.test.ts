@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM_FLAGS, findChromium } from '../support/chromium'
 import { openCodecPage } from '../support/codec-page'
 import { rangeServer } from '../support/range-server'
-import type { CodecReads } from './pages/codec-reads-page'
+
+/** `window.codec` of `pages/codec-reads-page.ts` (not imported: the page is built for the browser). */
+interface CodecReads {
+  readThrough(
+    url: string,
+    rate: number,
+  ): Promise<{ seconds: number; ranges: number[]; size: number } | undefined>
+}
 
 const SECONDS = 90
 
