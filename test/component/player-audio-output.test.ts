@@ -466,14 +466,16 @@ describe('Web Audio output: a read that fails while playing', () => {
   it('reports the element’s error once (the engine recovers from there), not a stall in silence', async () => {
     const errors: number[] = []
     output.on('error', () => errors.push(output.error!.code))
+    // Two minutes: what was fetched ahead at the start (up to 30 s past the first 20 s) plays on.
+    files.set(A, wav(LEVEL[A], 120))
     output.load(A)
     await output.play()
     await advance(0.2)
     // From now on every range of A is refused, as a data source that went away refuses it.
     files.delete(A)
     try {
-      // 20 s are read ahead: the reads after them fail.
-      await advance(12)
+      // The reads after the bytes fetched ahead fail; what was read plays to its end, then the error.
+      await advance(60)
       // The media scheme's 404 (the song is not there any more): MEDIA_ERR_SRC_NOT_SUPPORTED.
       expect(errors).toEqual([4])
       expect(output.paused).toBe(true)

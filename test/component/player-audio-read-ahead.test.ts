@@ -158,11 +158,12 @@ describe('Web Audio output: read-ahead after a start', () => {
   })
 
   it('counts a chunk that comes after its time, and says how late and where in its rendering', async () => {
-    await playFrom(10)
+    await playFrom(0)
     await advance(3)
-    // The source stalls for longer than the 20 s read ahead: the next chunk comes after its time.
-    latency = 25
-    await advance(30)
+    // The source stalls for longer than what is scheduled and fetched ahead (steady ranges fetch up to
+    // 30 s of the file): the next chunk comes after its time.
+    latency = 40
+    await advance(70)
     expect(Number(underruns())).toBeGreaterThan(0)
     const face = document.querySelector('[data-testid="player-audio"]') as HTMLElement
     const [lateMs, intoRun] = face.dataset.lateChunks!.split(' ')[0].split('@').map(Number)

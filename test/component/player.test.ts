@@ -298,7 +298,7 @@ describe('player store', () => {
     expect(player.current?.id).toBe(3)
   })
 
-  it('saves the session while playing (at least every 5 s) and on pause', async () => {
+  it('saves the session while playing (at least every SAVE_INTERVAL_MS) and on pause', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     const player = usePlayerStore()
     await player.init()

@@ -45,7 +45,8 @@ export function planAnswer(
 
 /**
  * Ranges up to this size are read in one call and answered as bytes: the renderer's reads (its 64 KB
- * header, then 0.25 s and 5 s chunks) start sooner than through a file stream. Larger ones stream.
+ * header, then its chunks' bytes, fetched up to 30 s ahead: `range-block.ts`) start sooner than through
+ * a file stream. Larger ones stream.
  */
 export const READ_AT_ONCE_BYTES = 2 * 1024 * 1024
 

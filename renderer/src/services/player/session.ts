@@ -11,8 +11,12 @@ import type { LoadOptions } from './engine'
  * `SAVE_INTERVAL_MS` while playing, shortly after any queue or volume change, and when the page goes away.
  */
 
-/** While playing, the session is saved at least this often. */
-export const SAVE_INTERVAL_MS = 5000
+/**
+ * While playing, the session is saved at least this often: only the position has moved (pause, the end,
+ * an edit and quitting save at once), and each save makes main write its whole settings file, so a
+ * crash loses at most this much of the position rather than the disk being written every few seconds.
+ */
+export const SAVE_INTERVAL_MS = 30_000
 /** Queue and volume edits are saved once they settle for this long. */
 const EDIT_SETTLE_MS = 300
 /**

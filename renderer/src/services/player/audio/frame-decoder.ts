@@ -3,6 +3,7 @@ import { ByteWindow } from './byte-window'
 import type { CodecFile } from './byte-window'
 import { MediaFailure } from './media-load'
 import { createSeekSearch } from './seek-search'
+import { blockSeconds, MAX_BLOCK_BYTES } from './range-block'
 
 /**
  * The decoder's lifecycle and the decode loop of a compressed song: frames found in the file's bytes
@@ -64,6 +65,8 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
   /** Output before this index is thrown away (before the position, or the priming after a jump). */
   let dropUntil = skip
   let ended = false
+  /** Reads (`decode`) since the last start: later ones fetch further ahead (`range-block.ts`). */
+  let reads = 0
 
   const closeDecoder = () => {
     if (decoder && decoder.state !== 'closed') decoder.close()
@@ -173,6 +176,7 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
     async start(frame: number, alive: () => boolean = () => true): Promise<boolean> {
       const goal = skip + frame
       ended = false
+      reads = 0
       await locate(Math.max(0, goal - container.preroll))
       if (!alive()) return false
       dropUntil = Math.max(goal, skip)
@@ -186,7 +190,10 @@ export function createFrameDecoder(container: Container, file: CodecFile) {
     async decode(wanted: number, sink: PcmSink, alive: () => boolean): Promise<number | undefined> {
       // What is wanted and what is decoded to be dropped before it (after a seek), in one request.
       const seconds = (wanted + Math.max(0, dropUntil - outIndex)) / sampleRate
-      const blockBytes = Math.max(16 * 1024, Math.min(4 << 20, Math.round(bytesPerSecond * (seconds + 0.5))))
+      const blockBytes = Math.max(
+        16 * 1024,
+        Math.min(MAX_BLOCK_BYTES, Math.round(bytesPerSecond * blockSeconds(seconds, reads++))),
+      )
       let got = 0
       while (!ended && got < wanted) {
         // Frames for what is still wanted (and what is thrown away before it), then everything decoded.

@@ -4,6 +4,7 @@ import type { Resampler } from './resample'
 import { createRangeAhead } from './range-ahead'
 import { decodeFrames, frameRange } from '@shared/audio/codec/wav'
 import type { WavLayout } from '@shared/audio/codec/wav'
+import { blockSeconds, MAX_BLOCK_BYTES } from './range-block'
 
 /**
  * Where a song's PCM comes from, at the context's rate, a stretch at a time (`track.ts`): a WAV file
@@ -30,7 +31,10 @@ export interface PcmSource {
 /**
  * A WAV file on the media scheme, read by byte ranges. `head`: the file's first bytes, already fetched to
  * read its header; a read that falls within them is answered from there, so a song started from its
- * beginning asks for nothing more before its first chunk plays.
+ * beginning asks for nothing more before its first chunk plays. The read after a start's first chunk has
+ * its bytes asked beside the first's (`range-ahead.ts`, when the worker says how long it will be: `then`);
+ * steady reads fetch ahead of what they decode (`range-block.ts`) and later reads take what was fetched
+ * before asking again.
  */
 export function wavSource(
   layout: WavLayout,
@@ -41,35 +45,79 @@ export function wavSource(
   let cursor = 0
   const rate = createRateStream(layout.sampleRate, contextRate, layout.channels)
   const ranges = createRangeAhead(fetchRange)
+  /** Bytes fetched from file offset `start` on, past what the reads took so far. */
+  let ahead: { start: number; bytes: Uint8Array } | undefined
+  /** Reads since the last seek: later ones fetch further ahead. */
+  let reads = 0
+  const maxBlockFrames = Math.max(1, Math.floor(MAX_BLOCK_BYTES / layout.blockAlign))
   const framesOf = (seconds: number) => Math.max(1, Math.round(seconds * layout.sampleRate))
   const inHead = (end: number) => !!head && end < head.byteLength
+
+  /**
+   * The bytes the `reading`-th read since a seek, of `seconds` from frame `from`, asks past `have` bytes
+   * it holds: the first two only their own (a start is heard at once), later ones more ahead.
+   */
+  function rangeOf(from: number, seconds: number, reading: number, have: number) {
+    const { start, end } = frameRange(layout, from, framesOf(seconds))
+    const frames =
+      reading < 2
+        ? 0
+        : Math.min(maxBlockFrames, Math.round(blockSeconds(seconds, reading) * layout.sampleRate))
+    return { start, end, from: start + have, last: Math.max(end, frameRange(layout, from, frames).end) }
+  }
+
+  /** Bytes `[start, end]` of the file: what was fetched ahead, the rest fetched with more after it. */
+  async function bytesOf(
+    seconds: number,
+    reading: number,
+  ): Promise<{ bytes: ArrayBuffer; kept?: { start: number; bytes: Uint8Array } }> {
+    const { start } = frameRange(layout, cursor, 1)
+    const have =
+      ahead && start >= ahead.start && start < ahead.start + ahead.bytes.length
+        ? ahead.bytes.subarray(start - ahead.start)
+        : new Uint8Array(0)
+    const { end, from, last } = rangeOf(cursor, seconds, reading, have.length)
+    if (start + have.length > end) return { bytes: have.slice(0, end + 1 - start).buffer }
+    const fetched = new Uint8Array(await ranges.fetch(rangeHeader(from, last)))
+    const joined = new Uint8Array(have.length + fetched.length)
+    joined.set(have)
+    joined.set(fetched, have.length)
+    return { bytes: joined.slice(0, end + 1 - start).buffer, kept: { start, bytes: joined } }
+  }
+
   return {
     channels: layout.channels,
     seek(position) {
       cursor = Math.min(layout.frames, Math.round(position * layout.sampleRate))
       rate.reset(layout.frames - cursor)
       ranges.forget()
+      ahead = undefined
+      reads = 0
       return cursor / layout.sampleRate
     },
     async read(seconds, current, then) {
-      const frames = framesOf(seconds)
-      const { start, end } = frameRange(layout, cursor, frames)
+      const { start, end } = frameRange(layout, cursor, framesOf(seconds))
       const run = rate.run
-      const reading =
+      const reading = reads++
+      const read =
         end < start
-          ? new ArrayBuffer(0)
+          ? { bytes: new ArrayBuffer(0) }
           : inHead(end)
-            ? head!.slice(start, end + 1)
-            : ranges.fetch(rangeHeader(start, end))
-      // The next read's bytes asked beside these, not once these are answered.
-      const next = then === undefined ? undefined : frameRange(layout, cursor + frames, framesOf(then))
-      if (next && next.end >= next.start && !inHead(next.end))
-        ranges.prefetch(rangeHeader(next.start, next.end))
-      const bytes = await reading
+            ? { bytes: head!.slice(start, end + 1) }
+            : bytesOf(seconds, reading)
+      // The first read's successor (its bytes its own, nothing kept before it) asked beside it.
+      if (reading === 0 && then !== undefined) {
+        const next = rangeOf(cursor + framesOf(seconds), then, 1, 0)
+        if (next.end >= next.start && !inHead(next.end)) ranges.prefetch(rangeHeader(next.from, next.last))
+      }
+      const got = await read
       if (!current() || run !== rate.run) return undefined
-      const got = Math.floor(bytes.byteLength / layout.blockAlign)
-      cursor += got
-      const last = got === 0 || cursor >= layout.frames
+      // What this read fetched past its own bytes is kept for the reads after it.
+      if ('kept' in got && got.kept) ahead = got.kept
+      const { bytes } = got
+      const frames = Math.floor(bytes.byteLength / layout.blockAlign)
+      cursor += frames
+      const last = frames === 0 || cursor >= layout.frames
       return { samples: rate.push(decodeFrames(layout, bytes), last), last }
     },
   }
