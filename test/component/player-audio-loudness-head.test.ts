@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createWebAudioOutput } from '@renderer/services/player/audio/output'
 import { prepareChunksInPage } from '@renderer/services/player/audio/chunk-client'
 import { FakeAudioContext } from './audio-context-fake'
+import { pcmWav } from './wav-bytes'
 
 /**
  * The loudness analysis of a song starts from the first bytes the player fetched to open it: the
@@ -15,28 +16,7 @@ const RATE = 8000
 const SECONDS = 4
 const SONG = 'cadence-media://song/test/loud?br=320000'
 
-function wav(): ArrayBuffer {
-  const frames = SECONDS * RATE
-  const bytes = new ArrayBuffer(44 + frames * 2)
-  const view = new DataView(bytes)
-  const put = (at: number, text: string) =>
-    [...text].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)))
-  put(0, 'RIFF')
-  view.setUint32(4, 36 + frames * 2, true)
-  put(8, 'WAVE')
-  put(12, 'fmt ')
-  view.setUint32(16, 16, true)
-  view.setUint16(20, 1, true)
-  view.setUint16(22, 1, true)
-  view.setUint32(24, RATE, true)
-  view.setUint32(28, RATE * 2, true)
-  view.setUint16(32, 2, true)
-  view.setUint16(34, 16, true)
-  put(36, 'data')
-  view.setUint32(40, frames * 2, true)
-  for (let f = 0; f < frames; f++) view.setInt16(44 + f * 2, Math.round(0.25 * 32768 * Math.sin(f / 3)), true)
-  return bytes
-}
+const wav = () => pcmWav(RATE, 1, SECONDS * RATE, (f) => Math.round(0.25 * 32768 * Math.sin(f / 3)))
 const file = wav()
 
 /** The Range header of each media request. */

@@ -3,6 +3,7 @@ import { createWebAudioOutput } from '@renderer/services/player/audio/output'
 import type { WebAudioOutput } from '@renderer/services/player/audio/output'
 import type { SongPair } from '@renderer/services/player/audio/gapless'
 import { FakeAudioContext, FakeSource } from './audio-context-fake'
+import { pcmWav } from './wav-bytes'
 
 /**
  * The Web Audio output against a recording audio context (`audio-context-fake.ts`): what is heard when,
@@ -20,29 +21,9 @@ const OTHER_ALBUMS: SongPair = { current: { albumId: 1 }, next: { albumId: 2 } }
 
 /** A mono 16-bit WAV file at one level, or at the level `level(second)` for each frame. */
 function wav(level: number | ((second: number) => number), seconds = SONG_SECONDS): ArrayBuffer {
-  const frames = seconds * RATE
-  const bytes = new ArrayBuffer(44 + frames * 2)
-  const view = new DataView(bytes)
-  const put = (at: number, text: string) =>
-    [...text].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)))
-  put(0, 'RIFF')
-  view.setUint32(4, 36 + frames * 2, true)
-  put(8, 'WAVE')
-  put(12, 'fmt ')
-  view.setUint32(16, 16, true)
-  view.setUint16(20, 1, true)
-  view.setUint16(22, 1, true)
-  view.setUint32(24, RATE, true)
-  view.setUint32(28, RATE * 2, true)
-  view.setUint16(32, 2, true)
-  view.setUint16(34, 16, true)
-  put(36, 'data')
-  view.setUint32(40, frames * 2, true)
-  for (let f = 0; f < frames; f++) {
-    const value = typeof level === 'number' ? level : level(f / RATE)
-    view.setInt16(44 + f * 2, Math.round(value * 32768), true)
-  }
-  return bytes
+  return pcmWav(RATE, 1, seconds * RATE, (f) =>
+    Math.round((typeof level === 'number' ? level : level(f / RATE)) * 32768),
+  )
 }
 
 const files = new Map(Object.entries(LEVEL).map(([url, level]) => [url, wav(level)]))

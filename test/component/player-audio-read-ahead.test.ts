@@ -3,6 +3,7 @@ import { prepareChunksInPage } from '@renderer/services/player/audio/chunk-clien
 import { createWebAudioOutput } from '@renderer/services/player/audio/output'
 import type { WebAudioOutput } from '@renderer/services/player/audio/output'
 import { FakeAudioContext, FakeSource } from './audio-context-fake'
+import { pcmWav } from './wav-bytes'
 
 /**
  * The Web Audio output's read-ahead after a start, against a recording audio context
@@ -22,28 +23,8 @@ let latency = 0.1
 const BYTES_PER_SECOND = RATE * 2 * 20
 
 /** A mono 16-bit WAV file at one level. */
-function wav(level: number, seconds: number): ArrayBuffer {
-  const frames = seconds * RATE
-  const bytes = new ArrayBuffer(44 + frames * 2)
-  const view = new DataView(bytes)
-  const put = (at: number, text: string) =>
-    [...text].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)))
-  put(0, 'RIFF')
-  view.setUint32(4, 36 + frames * 2, true)
-  put(8, 'WAVE')
-  put(12, 'fmt ')
-  view.setUint32(16, 16, true)
-  view.setUint16(20, 1, true)
-  view.setUint16(22, 1, true)
-  view.setUint32(24, RATE, true)
-  view.setUint32(28, RATE * 2, true)
-  view.setUint16(32, 2, true)
-  view.setUint16(34, 16, true)
-  put(36, 'data')
-  view.setUint32(40, frames * 2, true)
-  for (let f = 0; f < frames; f++) view.setInt16(44 + f * 2, Math.round(level * 32768), true)
-  return bytes
-}
+const wav = (level: number, seconds: number) =>
+  pcmWav(RATE, 1, seconds * RATE, () => Math.round(level * 32768))
 
 const file = wav(0.25, SONG_SECONDS)
 

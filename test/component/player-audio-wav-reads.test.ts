@@ -1,31 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { decodeFrames, parseWavHeader } from '@shared/audio/codec/wav'
 import { wavSource } from '@renderer/services/player/audio/pcm-source'
+import { pcmWav } from './wav-bytes'
 
 const RATE = 8000
 const SECONDS = 60
 /** A 60 s song as the reference data source makes its demo songs: 16-bit PCM WAV, 8 kHz mono (16 KB a second). */
-function wav(frames: number): ArrayBuffer {
-  const file = new ArrayBuffer(44 + frames * 2)
-  const view = new DataView(file)
-  const put = (at: number, text: string) =>
-    [...text].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)))
-  put(0, 'RIFF')
-  view.setUint32(4, 36 + frames * 2, true)
-  put(8, 'WAVEfmt ')
-  view.setUint32(16, 16, true)
-  view.setUint16(20, 1, true)
-  view.setUint16(22, 1, true)
-  view.setUint32(24, RATE, true)
-  view.setUint32(28, RATE * 2, true)
-  view.setUint16(32, 2, true)
-  view.setUint16(34, 16, true)
-  put(36, 'data')
-  view.setUint32(40, frames * 2, true)
-  // Every frame its own value (a slow ramp with a fast one over it), so a frame out of place shows.
-  for (let f = 0; f < frames; f++) view.setInt16(44 + f * 2, ((f * 7) % 32_000) - 16_000 + (f >> 6), true)
-  return file
-}
+// Every frame its own value (a slow ramp with a fast one over it), so a frame out of place shows.
+const wav = (frames: number) => pcmWav(RATE, 1, frames, (f) => ((f * 7) % 32_000) - 16_000 + (f >> 6))
 const file = wav(SECONDS * RATE)
 const layout = parseWavHeader(file)!
 const whole = decodeFrames(layout, file.slice(layout.dataOffset))[0]
