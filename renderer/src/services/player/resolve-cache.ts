@@ -35,15 +35,15 @@ export function createResolveCache(deps: {
     return { sourceId, id, br: chooseBitrate(song.privilege, deps.quality()) }
   }
 
-  function known(song: Song): Resolution | undefined {
-    const { id, br } = keyOf(song)
+  function known(song: Song, { id, br } = keyOf(song)): Resolution | undefined {
     const kept = resolutions.get(id)
     return kept && kept.br === br && isUrlFresh(kept.at, Date.now()) ? kept : undefined
   }
 
   function resolveSong(song: Song, fresh = false): Promise<Resolution> {
-    const { sourceId, id, br } = keyOf(song)
-    const kept = fresh ? undefined : known(song)
+    const key = keyOf(song)
+    const { sourceId, id, br } = key
+    const kept = fresh ? undefined : known(song, key)
     if (kept) return Promise.resolve(kept)
     const pending = inflight.get(id)
     if (!fresh && pending) return pending

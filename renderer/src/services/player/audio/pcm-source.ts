@@ -54,31 +54,33 @@ export function wavSource(
   const inHead = (end: number) => !!head && end < head.byteLength
 
   /**
-   * The bytes the `reading`-th read since a seek, of `seconds` from frame `from`, asks past `have` bytes
-   * it holds: the first two only their own (a start is heard at once), later ones more ahead.
+   * The bytes `[start, end]` of the `reading`-th read since a seek, of `seconds` from frame `from`, and
+   * the `last` it fetches to: the first two only their own (a start is heard at once), later ones more.
    */
-  function rangeOf(from: number, seconds: number, reading: number, have: number) {
+  function rangeOf(from: number, seconds: number, reading: number) {
     const { start, end } = frameRange(layout, from, framesOf(seconds))
     const frames =
       reading < 2
         ? 0
         : Math.min(maxBlockFrames, Math.round(blockSeconds(seconds, reading) * layout.sampleRate))
-    return { start, end, from: start + have, last: Math.max(end, frameRange(layout, from, frames).end) }
+    return { start, end, last: Math.max(end, frameRange(layout, from, frames).end) }
   }
 
-  /** Bytes `[start, end]` of the file: what was fetched ahead, the rest fetched with more after it. */
-  async function bytesOf(
-    seconds: number,
-    reading: number,
-  ): Promise<{ bytes: ArrayBuffer; kept?: { start: number; bytes: Uint8Array } }> {
-    const { start } = frameRange(layout, cursor, 1)
+  /** Bytes `[start, end]` of the file: what was fetched ahead, the rest fetched up to `last`. */
+  async function bytesOf({
+    start,
+    end,
+    last,
+  }: ReturnType<typeof rangeOf>): Promise<{
+    bytes: ArrayBuffer
+    kept?: { start: number; bytes: Uint8Array }
+  }> {
     const have =
       ahead && start >= ahead.start && start < ahead.start + ahead.bytes.length
         ? ahead.bytes.subarray(start - ahead.start)
         : new Uint8Array(0)
-    const { end, from, last } = rangeOf(cursor, seconds, reading, have.length)
     if (start + have.length > end) return { bytes: have.slice(0, end + 1 - start).buffer }
-    const fetched = new Uint8Array(await ranges.fetch(rangeHeader(from, last)))
+    const fetched = new Uint8Array(await ranges.fetch(rangeHeader(start + have.length, last)))
     const joined = new Uint8Array(have.length + fetched.length)
     joined.set(have)
     joined.set(fetched, have.length)
@@ -96,19 +98,19 @@ export function wavSource(
       return cursor / layout.sampleRate
     },
     async read(seconds, current, then) {
-      const { start, end } = frameRange(layout, cursor, framesOf(seconds))
       const run = rate.run
-      const reading = reads++
+      const range = rangeOf(cursor, seconds, reads++)
+      const { start, end } = range
       const read =
         end < start
           ? { bytes: new ArrayBuffer(0) }
           : inHead(end)
             ? { bytes: head!.slice(start, end + 1) }
-            : bytesOf(seconds, reading)
+            : bytesOf(range)
       // The first read's successor (its bytes its own, nothing kept before it) asked beside it.
-      if (reading === 0 && then !== undefined) {
-        const next = rangeOf(cursor + framesOf(seconds), then, 1, 0)
-        if (next.end >= next.start && !inHead(next.end)) ranges.prefetch(rangeHeader(next.from, next.last))
+      if (reads === 1 && then !== undefined) {
+        const next = rangeOf(cursor + framesOf(seconds), then, 1)
+        if (next.end >= next.start && !inHead(next.end)) ranges.prefetch(rangeHeader(next.start, next.last))
       }
       const got = await read
       if (!current() || run !== rate.run) return undefined
