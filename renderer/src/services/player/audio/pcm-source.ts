@@ -67,11 +67,7 @@ export function wavSource(
   }
 
   /** Bytes `[start, end]` of the file: what was fetched ahead, the rest fetched up to `last`. */
-  async function bytesOf({
-    start,
-    end,
-    last,
-  }: ReturnType<typeof rangeOf>): Promise<{
+  async function bytesOf({ start, end, last }: ReturnType<typeof rangeOf>): Promise<{
     bytes: ArrayBuffer
     kept?: { start: number; bytes: Uint8Array }
   }> {
