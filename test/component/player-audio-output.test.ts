@@ -562,3 +562,35 @@ describe('Web Audio output: the device opened ahead of the first play', () => {
     expect(heard(context.currentTime).map((h) => h.song)).toEqual(['1'])
   })
 })
+
+describe('Web Audio output: a press wakes the device for its play', () => {
+  it("a press just after a pause keeps the context running (the pause's suspend would come first)", async () => {
+    output.load(A)
+    await output.play()
+    await advance(1)
+    output.pause()
+    // The next row pressed while the pause's fade drains: its play finds the device running.
+    output.press(B, true)
+    await advance(1.5)
+    expect(context.state).toBe('running')
+    output.load(B)
+    await output.play()
+    await advance(0.2)
+    expect(heard(context.currentTime).map((h) => h.song)).toEqual(['2'])
+  })
+
+  it('a press with no play lets the device rest again, counted from the last press', async () => {
+    output.warm()
+    await advance(0.1)
+    expect(context.state).toBe('suspended')
+    output.press(A, true)
+    await advance(0.05)
+    expect(context.state).toBe('running')
+    await advance(1.5)
+    output.press(B, true)
+    await advance(1.5)
+    expect(context.state).toBe('running')
+    await advance(0.6)
+    expect(context.state).toBe('suspended')
+  })
+})

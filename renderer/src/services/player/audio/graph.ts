@@ -131,13 +131,15 @@ export function createOutputGraph(options: GraphOptions) {
     /**
      * A row pressed, its play 100–300 ms away: a suspended context resumed now (resuming takes 10–70 ms,
      * `test/bench/press-chain.ts`), so the play does not wait for it; suspended again after
-     * `WAKE_KEEP_MS` if nothing plays by then (a play cancels that, `cancelSuspend`).
+     * `WAKE_KEEP_MS` if nothing plays by then (a play cancels that, `cancelSuspend`). A context still
+     * running (a pause's fade draining, or an earlier press) is kept running that long from this press:
+     * its suspend, due first, would make the play wait for a resume.
      */
     wake(paused: () => boolean) {
-      if (!context || context.state === 'running') return
+      if (!context || !paused()) return
       const woken = context
       clearTimeout(suspendTimer)
-      void woken.resume()
+      if (woken.state !== 'running') void woken.resume()
       suspendTimer = setTimeout(() => {
         if (paused() && woken.state === 'running') void woken.suspend()
       }, WAKE_KEEP_MS)
