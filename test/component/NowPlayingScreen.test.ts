@@ -117,6 +117,16 @@ describe('NowPlayingScreen lyrics', () => {
     expect(wrapper.text()).toContain('fur-st')
   })
 
+  it("moves to a line at its start, between the position's once-a-second moves", async () => {
+    const { wrapper, audio } = await mountView()
+    audio.advance(4.9)
+    await flushPromises()
+    expect(current(wrapper).text()).toContain('First line')
+    // The clock passes the second line's start with no `timeupdate`: the line's own timer moves to it.
+    audio.advance(5.05, false)
+    await vi.waitFor(() => expect(current(wrapper).text()).toContain('Second line'), { timeout: 2000 })
+  })
+
   it('says so when the song has no lyrics', async () => {
     lyric = undefined
     const { wrapper } = await mountView()

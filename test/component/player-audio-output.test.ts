@@ -563,6 +563,27 @@ describe('Web Audio output: the device opened ahead of the first play', () => {
   })
 })
 
+describe('Web Audio output: the position announced', () => {
+  it('says timeupdate once a second while playing (when the whole second changes), not at each tick', async () => {
+    let updates = 0
+    output.on('timeupdate', () => updates++)
+    output.load(A)
+    await output.play()
+    await advance(0.5)
+    const before = updates
+    await advance(4)
+    // 0.5 s → 4.5 s on the song: seconds 1, 2, 3 and 4 begin (16 ticks of 250 ms).
+    expect(updates - before).toBe(4)
+    // After a seek too: 2 s of song, two or three whole seconds begun (not eight ticks).
+    output.seek(10.3)
+    await advance(0.5)
+    const afterSeek = updates
+    await advance(2)
+    expect(updates - afterSeek).toBeGreaterThanOrEqual(2)
+    expect(updates - afterSeek).toBeLessThanOrEqual(3)
+  })
+})
+
 describe('Web Audio output: a press wakes the device for its play', () => {
   it("a press just after a pause keeps the context running (the pause's suspend would come first)", async () => {
     output.load(A)

@@ -65,10 +65,10 @@ export class FakeAudio extends EventTarget implements PlayerOutput {
   emit(type: string) {
     this.dispatchEvent(new Event(type))
   }
-  /** The clock moves on (as during playback). */
-  advance(toSeconds: number) {
+  /** The clock moves on (as during playback); `announce` false: with no `timeupdate` (between two). */
+  advance(toSeconds: number, announce = true) {
     this.time = toSeconds
-    this.emit('timeupdate')
+    if (announce) this.emit('timeupdate')
   }
 }
 

@@ -1,9 +1,10 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
-import { buildLyrics, findLineIndex } from '@shared/lyrics'
+import { buildLyrics } from '@shared/lyrics'
 import type { Lyrics } from '@shared/lyrics'
 import { usePlayerStore } from '@renderer/stores/player'
 import { useLrclibStore } from '@renderer/stores/lrclib'
+import { useTimedIndex } from '@renderer/services/timed-index'
 
 /** One press of "earlier" / "later" moves the lyrics by this much. */
 export const OFFSET_STEP_MS = 500
@@ -26,7 +27,7 @@ function loadOffsets(): Record<string, number> {
 
 /**
  * The current song's lyrics for display: parsed and aligned by `shared/lyrics`, the line being sung (a
- * binary search that changes only when the line does), a per-song timing offset, and what to show.
+ * binary search on the audio clock, at each line's start), a per-song timing offset, and what to show.
  */
 export const useLyricsStore = defineStore('lyrics', () => {
   const player = usePlayerStore()
@@ -80,8 +81,17 @@ export const useLyricsStore = defineStore('lyrics', () => {
     setOffset(offsetMs.value + deltaMs)
   }
 
-  /** Index of the line being sung, -1 before the first: a new value only when the line changes. */
-  const currentIndex = computed(() => findLineIndex(lines.value, player.positionMs - offsetMs.value))
+  /**
+   * Index of the line being sung, -1 before the first: a new value only when the line changes, on time
+   * (its own timer on the audio clock: the player's position moves only once a second).
+   */
+  const currentIndex = useTimedIndex({
+    running: computed(() => player.playing),
+    items: lines,
+    nowMs: () => player.currentTimeMs() - offsetMs.value,
+    rate: () => player.speed,
+    resync: [() => player.clockChanges, () => player.positionMs, () => player.speed, offsetMs],
+  })
 
   /** Where the song is when line `index` starts (with the offset). */
   function lineTimeMs(index: number): number {

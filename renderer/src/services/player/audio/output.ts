@@ -36,22 +36,17 @@ export type { OutputOptions, WebAudioOutput } from './output-types'
  *   one ends instead (`crossfade.ts`: never between consecutive tracks of one album, at most half of
  *   either song), with equal-power fades on each song's own fade gain. The output says `ended` when the
  *   next song comes in, so the engine moves on then; the song before plays out under its fade.
- * - Speed (`playbackRate`, 0.5–2×): each song is time-stretched with the pitch kept (`stretch.ts`),
- *   and `currentTime` stays in song seconds. A change while playing is heard 0.2 s later, the song
- *   rendered again from there and crossfaded in over 30 ms.
- * - Loudness: each song's gain node plays it toward −14 LUFS from its measured EBU R128 loudness
- *   (`loudness.ts`: measured once in a worker, stored per source and song); an unmeasured song starts at
- *   a safe gain and is ramped once measured. The chain ends in a limiter.
- * - Equaliser and output device: settings read when the graph is made, then applied as they change
- *   (`setEqualiser`, `setSink`) without stopping the music.
- * - Pause, resume and stop fade the transport gain over 12 ms on the audio clock; a pause stops the
- *   song at the fade's end (and suspends the context once the fade has been heard), play starts it
- *   again there under a fade in. A seek while playing keeps the old position until the new one's first
- *   chunk is scheduled, then crosses from one to the other over 12 ms on the song's own gains
- *   (`Track.seekTo`); during a song crossfade or a start on its way it fades the transport instead.
- * - Another format (Ogg Vorbis, Opus, HE-AAC), or a FLAC, MP3 or AAC file WebCodecs refuses or a page
- *   without WebCodecs cannot stream, is fetched whole and decoded by `decodeAudioData` (held whole: see
- *   docs/playback.md), then scheduled in chunks from memory like the rest.
+ * - Speed (`playbackRate`, 0.5–2×): time-stretched with the pitch kept (`stretch.ts`), `currentTime` in
+ *   song seconds; a change is heard 0.2 s later, rendered again from there and crossfaded in over 30 ms.
+ * - Loudness: each song's gain toward −14 LUFS from its EBU R128 loudness (`loudness.ts`, measured once
+ *   in a worker, stored); unmeasured, a safe gain ramped once measured. The chain ends in a limiter.
+ * - Equaliser and output device: applied as they change (`setEqualiser`, `setSink`), the music on.
+ * - Pause, resume and stop fade the transport gain over 12 ms; a pause stops the song at the fade's end
+ *   (the context suspended once it has been heard), play starts it there under a fade in. A seek while
+ *   playing plays the old position on until the new one's first chunk is scheduled, then crosses over
+ *   12 ms on the song's own gains (`Track.seekTo`; the transport in a crossfade or a start on its way).
+ * - Another format (Ogg Vorbis, Opus, HE-AAC), or a file WebCodecs refuses or cannot stream, is fetched
+ *   whole and decoded by `decodeAudioData` (docs/playback.md), then scheduled in chunks like the rest.
  *
  * Its parts: `track.ts` (one song read, stretched and scheduled on the audio clock, with
  * `pcm-source.ts`, `stretch.ts` and `clock-map.ts`), `next-song.ts` (the following song: gapless or
@@ -85,6 +80,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
   let muted = false
   let generation = 0
   let ticker: ReturnType<typeof setInterval> | undefined
+  let shownSecond = -1
 
   const now = () => graph().currentTime
   const newTrack = (url: string) => {
@@ -135,7 +131,13 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     const track = current
     if (!track || paused) return
     void track.pump()
-    emit('timeupdate')
+    // The position shown moves once a second (each move re-renders the bar, the time and what follows
+    // them); lyrics keep their own clock (`timed-index.ts`).
+    const second = track.clockKnown ? Math.floor(track.position(now())) : -1
+    if (second !== shownSecond) {
+      shownSecond = second
+      emit('timeupdate')
+    }
     if (track.cutShort !== undefined) {
       // Its source stopped answering: what arrived plays to its end, then the song fails there (no
       // following song starts: the engine decides what comes next).

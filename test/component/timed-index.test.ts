@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { effectScope, nextTick, ref } from 'vue'
 import type { LyricWord } from '@shared/lyrics'
-import { useWordClock } from '@renderer/components/lyrics/word-clock'
+import { useTimedIndex } from '@renderer/services/timed-index'
 
 /** Words at 1000, 1400, 2000 and 3000 ms of the song. */
 const WORDS: LyricWord[] = [
@@ -24,7 +24,7 @@ function songClock() {
   }
 }
 
-describe('the word clock', () => {
+describe("the timed index (a line's words, a lyric's lines)", () => {
   beforeEach(() => {
     vi.useFakeTimers({ now: 0 })
   })
@@ -39,9 +39,9 @@ describe('the word clock', () => {
     const changes = ref(0)
     const scope = effectScope()
     const index = scope.run(() =>
-      useWordClock({
+      useTimedIndex({
         running,
-        words,
+        items: words,
         nowMs: song.nowMs,
         rate: () => rate.value,
         resync: [changes, rate],
