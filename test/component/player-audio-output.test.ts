@@ -521,7 +521,8 @@ describe('Web Audio output: speed', () => {
 
   it('plans the following song again at the new end after a speed change', async () => {
     await playAThenB(20)
-    await advance(0.5)
+    // The output's next tick (once a second) plans B.
+    await advance(1.1)
     const oldEnd = endOf(0.25)
     expect(startOf(0.5)).toBeCloseTo(oldEnd, 9)
     output.setSpeed(2)

@@ -14,6 +14,8 @@ import type { Track } from './track'
 const ADOPT_GRACE_MS = 5000
 /** A crossfade due at once (a seek near the end) starts this late: time for its first chunk. */
 const NEXT_LEAD_SECONDS = 0.3
+/** A song crossfaded out is let go this long after its foreseen end. */
+const FADING_KEEP_SECONDS = 0.1
 
 export interface NextSongDeps {
   context: () => AudioContext
@@ -119,9 +121,14 @@ export function createNextSong(deps: NextSongDeps) {
      * playing out. Answers the clock time the engine moves on: when the next song comes in (a
      * crossfade's start) or the current one's last frame.
      */
+    /** The clock time a tick is wanted by for the song playing out (let go just after its end). */
+    get due(): number {
+      return fading ? fading.foreseenEnd() + FADING_KEEP_SECONDS + 0.01 : Number.POSITIVE_INFINITY
+    },
+
     tick(current: Track): number | undefined {
       if (fading) {
-        if (now() > fading.foreseenEnd() + 0.1) dropFading()
+        if (now() > fading.foreseenEnd() + FADING_KEEP_SECONDS) dropFading()
         else void fading.pump()
       }
       const crossfade = Math.max(0, deps.crossfadeSeconds())

@@ -10,6 +10,7 @@ import { createPressedSong } from './pressed-song'
 import { frameAfter } from './renderings'
 import { START_LEAD_SECONDS } from './first-chunk'
 import { Track } from './track'
+import { createTicker, TICK_SECONDS, untilNextSecond } from './ticker'
 import { clampSpeed } from '@shared/settings'
 import type { OutputOptions, WebAudioOutput } from './output-types'
 import type { OutputError } from './player-output'
@@ -55,7 +56,6 @@ export type { OutputOptions, WebAudioOutput } from './output-types'
  * (loudness gain) and `facade.ts` (the typed output's members and events, hidden element).
  */
 
-const TICK_MS = 250
 /** A speed change is heard this long after it is asked: time to render the song again from there. */
 const SPEED_LEAD_SECONDS = 0.2
 
@@ -79,8 +79,8 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
   let volume = 1
   let muted = false
   let generation = 0
-  let ticker: ReturnType<typeof setInterval> | undefined
   let shownSecond = -1
+  const ticker = createTicker(() => tick())
 
   const now = () => graph().currentTime
   const newTrack = (url: string) => {
@@ -115,42 +115,37 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     const message = String((failure as Error)?.message ?? failure)
     error = { code, message, cutShort }
     paused = true
-    stopTicker()
+    ticker.stop()
     emit('error')
-  }
-
-  function startTicker() {
-    ticker ??= setInterval(tick, TICK_MS)
-  }
-  function stopTicker() {
-    clearInterval(ticker)
-    ticker = undefined
   }
 
   function tick() {
     const track = current
     if (!track || paused) return
     void track.pump()
-    // The position shown moves once a second (each move re-renders the bar, the time and what follows
-    // them); lyrics keep their own clock (`timed-index.ts`).
-    const second = track.clockKnown ? Math.floor(track.position(now())) : -1
+    // The position shown moves once a second, the tick coming as the song's next whole second begins
+    // (each move re-renders the bar, the time and what follows them); lyrics keep their own clock
+    // (`timed-index.ts`). Sooner for the handover, the end of what arrived or of a song crossfaded out.
+    const position = track.clockKnown ? track.position(now()) : -1
+    const second = Math.floor(position)
     if (second !== shownSecond) {
       shownSecond = second
       emit('timeupdate')
     }
+    const wait = position < 0 ? TICK_SECONDS : untilNextSecond(position, track.speed)
     if (track.cutShort !== undefined) {
       // Its source stopped answering: what arrived plays to its end, then the song fails there (no
       // following song starts: the engine decides what comes next).
       next.stop()
-      if (track.endTime !== undefined && now() >= track.endTime) {
-        pendingPosition = track.position(track.endTime)
-        emit('timeupdate')
-        fail(track, track.cutShort, true)
-      }
-      return
+      const end = track.endTime ?? Number.POSITIVE_INFINITY
+      if (now() < end) return ticker.start(Math.min(wait, end - now()))
+      pendingPosition = track.position(end)
+      emit('timeupdate')
+      return fail(track, track.cutShort, true)
     }
-    const handover = next.tick(track)
-    if (handover !== undefined && now() >= handover) finish(track)
+    const handover = next.tick(track) ?? Number.POSITIVE_INFINITY
+    if (now() >= handover) finish(track)
+    else ticker.start(Math.min(wait, handover - now(), next.due - now()))
   }
 
   function finish(track: Track) {
@@ -160,7 +155,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     pendingPosition = track.duration
     // The prepared song plays on; if the engine does not adopt it (it may first have to resolve the song
     // again, over IPC), it is stopped after a grace long enough for that.
-    if (!next.awaitAdoption()) stopTicker()
+    if (!next.awaitAdoption()) ticker.stop()
     emit('timeupdate')
     emit('pause')
     emit('ended')
@@ -186,7 +181,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
       emit('canplay')
       emit('play')
       emit('playing')
-      startTicker()
+      ticker.start()
       return
     }
     if (old) {
@@ -196,7 +191,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     }
     next.stop()
     paused = true
-    stopTicker()
+    ticker.stop()
     src = url
     if (!url) return void (current = undefined)
     // A pressed song's first chunk is ready: its play only schedules it.
@@ -252,7 +247,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
     } else {
       applyFade(planFade('resume', now()))
     }
-    startTicker()
+    ticker.start()
     emit('playing')
   }
 
@@ -273,7 +268,7 @@ export function createWebAudioOutput(options: OutputOptions = {}): WebAudioOutpu
       track.fader.settle(plan.cutAt!)
     }
     next.stop()
-    stopTicker()
+    ticker.stop()
     emit('timeupdate')
     emit('pause')
     nodes.suspendWhenDrained(() => paused)
