@@ -18,10 +18,13 @@ import type { TraceEvent } from './ui'
  * (`cpu.ts`), with the media requests made meanwhile. Last, the floor: a blank page of the same Chromium
  * (same flags) playing a looped tone through a gain and a compressor, counted and traced the same way.
  * Prints per page the CPU-seconds, the split (ms per second of trace), the counts a second and the events
- * that cost most, to find what to remove. Runs in the end-to-end harness (muted).
+ * that cost most, to find what to remove. Runs in the end-to-end harness (muted). `TRACE_ROUNDS=3` does
+ * it all three times over and adds each round's CPU and the medians.
  */
 
 const SECONDS = Number(process.env.TRACE_SECONDS ?? 10)
+/** `TRACE_ROUNDS=n`: the app's two pages and the floor measured n times over (fresh browsers each time). */
+const ROUNDS = Math.max(1, Math.floor(Number(process.env.TRACE_ROUNDS ?? 1)) || 1)
 const CATEGORIES = [
   'toplevel',
   'devtools.timeline',
@@ -291,6 +294,46 @@ export function printFigures(label: string, figures: PageFigures): void {
   printSplit('  trace', figures.split)
 }
 
+/** % of a core: all of Chromium's processes, and the renderer's main and audio threads. */
+function percents(page: PageFigures) {
+  const of = (s = 0) => (s / page.cpu.seconds) * 100
+  return {
+    all: of(page.cpu.chromium),
+    main: of(page.cpu.threads.chromium),
+    audio: of(page.cpu.threads.AudioOutputDevi),
+  }
+}
+
+/**
+ * Each round's figures and their medians: one round's CPU swings by more than the targets here (the audio
+ * thread and the audio service, the floor's as much as the app's), so a claim rests on the median.
+ */
+function printRounds(rounds: Array<{ nowPlaying: PageFigures; list: PageFigures; floor: PageFigures }>) {
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b)
+    const mid = sorted.length >> 1
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+  }
+  const rows = rounds.map(({ nowPlaying, list, floor }) => ({
+    nowPlaying: percents(nowPlaying),
+    list: percents(list),
+    floor: percents(floor),
+  }))
+  const f = (n: number) => n.toFixed(2)
+  const page = (p: ReturnType<typeof percents>, floor: ReturnType<typeof percents>) =>
+    `${f(p.all)} % (+${f(p.all - floor.all)}; main ${f(p.main)}, audio thread ${f(p.audio)})`
+  console.log(`\n${rows.length} rounds, % of a core over ${SECONDS} s untraced each:`)
+  rows.forEach((row, i) =>
+    console.log(
+      `  round ${i + 1}: now-playing ${page(row.nowPlaying, row.floor)}; playlist page ${page(row.list, row.floor)}; floor ${f(row.floor.all)} % (audio thread ${f(row.floor.audio)})`,
+    ),
+  )
+  const above = (key: 'nowPlaying' | 'list') => median(rows.map((row) => row[key].all - row.floor.all))
+  console.log(
+    `  medians: above the floor now-playing +${f(above('nowPlaying'))} points, playlist page +${f(above('list'))} points; floor ${f(median(rows.map((r) => r.floor.all)))} %; renderer main thread ${f(median(rows.map((r) => r.nowPlaying.main)))} / ${f(median(rows.map((r) => r.list.main)))} %`,
+  )
+}
+
 /**
  * `TRACE_VARIANTS='["", "css…"]'`: the now-playing screen traced once per style sheet added to the page
  * (each in turn, the one before removed), in one app: what a CSS change would save, before building it.
@@ -324,8 +367,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.env
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { loadavg } = await import('node:os')
   const load = loadavg()
-  const { nowPlaying, list } = await traceWhilePlaying()
-  const floor = await floorFigures()
+  const rounds: Array<{ nowPlaying: PageFigures; list: PageFigures; floor: PageFigures }> = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const { nowPlaying, list } = await traceWhilePlaying()
+    rounds.push({ nowPlaying, list, floor: await floorFigures() })
+  }
+  const { nowPlaying, list, floor } = rounds[0]!
   console.log(
     `npx tsx test/bench/trace.ts: ${SECONDS} s counted, then ${SECONDS} s traced, on each page while a song plays; load average ${load.map((n) => n.toFixed(1)).join(' ')} at the start, ${loadavg()
       .map((n) => n.toFixed(1))
@@ -339,4 +386,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.env
   console.log(
     `\nabove the floor (Chromium's processes, % of a core): now-playing +${above(nowPlaying)} points, playlist page +${above(list)} points`,
   )
+  if (rounds.length > 1) printRounds(rounds)
 }
