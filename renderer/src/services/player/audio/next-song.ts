@@ -116,16 +116,16 @@ export function createNextSong(deps: NextSongDeps) {
       if (prepared && prepared.url !== next) drop()
     },
 
-    /**
-     * Each tick while `current` plays: opens the next song in time, plans its start, feeds the song
-     * playing out. Answers the clock time the engine moves on: when the next song comes in (a
-     * crossfade's start) or the current one's last frame.
-     */
     /** The clock time a tick is wanted by for the song playing out (let go just after its end). */
     get due(): number {
       return fading ? fading.foreseenEnd() + FADING_KEEP_SECONDS + 0.01 : Number.POSITIVE_INFINITY
     },
 
+    /**
+     * Each tick while `current` plays: opens the next song in time, plans its start, feeds the song
+     * playing out. Answers the clock time the engine moves on: when the next song comes in (a
+     * crossfade's start) or the current one's last frame.
+     */
     tick(current: Track): number | undefined {
       if (fading) {
         if (now() > fading.foreseenEnd() + FADING_KEEP_SECONDS) dropFading()
