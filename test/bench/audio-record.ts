@@ -73,17 +73,46 @@ export function firstSound(rec: Float32Array[], from: number, to = rec[0].length
 
 /** Runs of silence of at least 1 ms in [from, to) of a recording that should have none (a tone), in ms. */
 export function dropouts(rec: Float32Array[], from: number, to: number, rate = RATE): number[] {
+  return dropoutsAcross([{ channels: rec, from, to, rate }])
+}
+
+/**
+ * Runs of silence of at least 1 ms, in ms, across pieces played one after the other (the files of a
+ * stretch of the queue, each from `from` to `to` at its own rate): a silent tail of one piece and the
+ * silent head of the next are one run, as they are heard at a gapless boundary. A run still open at the
+ * end is not counted (nor is one in a recording's window).
+ */
+export function dropoutsAcross(
+  pieces: { channels: Float32Array[]; from: number; to: number; rate: number }[],
+): number[] {
   const found: number[] = []
-  let runStart = -1
-  for (let i = Math.max(0, Math.round(from)); i < Math.min(to, rec[0].length); i++) {
-    if (silentAt(rec, i)) {
-      if (runStart < 0) runStart = i
-    } else {
-      if (runStart >= 0 && i - runStart >= rate / 1000) found.push(((i - runStart) / rate) * 1000)
-      runStart = -1
+  let run = 0
+  for (const { channels, from, to, rate } of pieces) {
+    for (let i = Math.max(0, Math.round(from)); i < Math.min(to, channels[0].length); i++) {
+      if (silentAt(channels, i)) run += 1000 / rate
+      else {
+        if (run >= 1 - 1e-9) found.push(run)
+        run = 0
+      }
     }
   }
   return found
+}
+
+/**
+ * The heard silences that are not the files' own: each heard run is matched, in order, with the next of
+ * the files' runs its length is within `toleranceMs` of (a gapless boundary is heard up to a few ms
+ * shorter or longer than the files' tail and head); what matches none is a drop-out.
+ */
+export function unmatchedRuns(heard: number[], own: number[], toleranceMs = 4): number[] {
+  const left: number[] = []
+  let next = 0
+  for (const run of heard) {
+    const at = own.findIndex((length, i) => i >= next && Math.abs(length - run) <= toleranceMs)
+    if (at < 0) left.push(run)
+    else next = at + 1
+  }
+  return left
 }
 
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))

@@ -20,6 +20,7 @@ import { SECTIONS, soundSections } from './audio-sections'
 import { printTable } from './stats'
 import {
   dropouts,
+  dropoutsAcross,
   firstSound,
   fmt,
   median,
@@ -30,6 +31,7 @@ import {
   SILENT,
   sleep,
   started,
+  unmatchedRuns,
 } from './audio-record'
 
 /**
@@ -728,7 +730,9 @@ async function main() {
     // Drop-outs under load: runs of silence of 1 ms or more in the recording, less the files' own over
     // the same stretch of the queue (from the song and position playing when the loaded run began).
     const heardRuns = dropouts(rec, recorder.frameAt(loadedWindowStart), recorder.frameAt(loadedWindowEnd))
-    const ownLengths: number[] = []
+    // The files one after the other, as they are heard: a silent tail and the next file's silent head
+    // are one run at a gapless boundary.
+    const ownPieces: Parameters<typeof dropoutsAcross>[0] = []
     {
       let index = songs.findIndex((song) => song.name === loadedFrom.title)
       let position = loadedFrom.position
@@ -736,20 +740,20 @@ async function main() {
       while (index >= 0 && index < songs.length && left > 0) {
         const pcm = await filePcm(app, songs[index])
         const span = Math.min(left, pcm.channels[0].length / pcm.rate - position)
-        ownLengths.push(
-          ...dropouts(
-            pcm.channels.length > 1 ? pcm.channels : [pcm.channels[0], pcm.channels[0]],
-            Math.round(position * pcm.rate),
-            Math.round((position + span) * pcm.rate),
-            pcm.rate,
-          ),
-        )
+        ownPieces.push({
+          channels: pcm.channels.length > 1 ? pcm.channels : [pcm.channels[0], pcm.channels[0]],
+          from: Math.round(position * pcm.rate),
+          to: Math.round((position + span) * pcm.rate),
+          rate: pcm.rate,
+        })
         left -= span
         position = 0
         index++
       }
     }
+    const ownLengths = dropoutsAcross(ownPieces)
     const ownRuns = ownLengths.length
+    const loadedDropouts = unmatchedRuns(heardRuns, ownLengths)
     const doubleHeard = double.marks.map((at) => {
       const from = recorder.frameAt(at)
       return ms(firstSound(rec, from) - from)
@@ -909,7 +913,7 @@ async function main() {
     console.log(
       `glitches (chunks scheduled after their time) over the ${fmt(unloadedSeconds, 0)} s before the loaded run: ${before ? 'n/a (element)' : loadedBefore.late}; starts scheduled again because a render passed them: ${lateStarts}`,
       `\noutput underruns (Chromium's AudioContext.playbackStats) over those ${fmt(unloadedSeconds, 0)} s: ${loadedBefore.events} events, ${fmt(loadedBefore.ms)} ms (whole run with the loaded part: ${underruns})`,
-      `\nloaded run, ${LOADED_SECONDS} s on the list page while another process keeps one core busy${stillPlaying ? '' : ' (the player had stopped by its end)'}: silences of 1 ms or more heard ${heardRuns.length}, the files' own over the same stretch ${ownRuns} (drop-outs ≈ ${heardRuns.length - ownRuns}; heard ${heardRuns.map((d) => fmt(d)).join(', ') || 'none'} ms, the files' ${ownLengths.map((d) => fmt(d)).join(', ') || 'none'} ms); late chunks ${loadedAfter.late - loadedBefore.late}, underruns ${loadedAfter.events - loadedBefore.events} events (${fmt(loadedAfter.ms - loadedBefore.ms)} ms), CPU ${fmt(cpuLoaded.ours)} %`,
+      `\nloaded run, ${LOADED_SECONDS} s on the list page while another process keeps one core busy${stillPlaying ? '' : ' (the player had stopped by its end)'}: silences of 1 ms or more heard ${heardRuns.length}, the files' own over the same stretch ${ownRuns} (drop-outs, the heard runs matching none of the files' own: ${loadedDropouts.length}${loadedDropouts.length ? ` (${loadedDropouts.map((d) => fmt(d)).join(', ')} ms)` : ''}; heard ${heardRuns.map((d) => fmt(d)).join(', ') || 'none'} ms, the files' ${ownLengths.map((d) => fmt(d)).join(', ') || 'none'} ms); late chunks ${loadedAfter.late - loadedBefore.late}, underruns ${loadedAfter.events - loadedBefore.events} events (${fmt(loadedAfter.ms - loadedBefore.ms)} ms), CPU ${fmt(cpuLoaded.ours)} %`,
     )
     // Where each late chunk fell: how late, how far into its rendering, after which of the run's moments.
     const moments = [

@@ -8,6 +8,7 @@ import {
 } from '../bench/audio-measure'
 import { biquadDb, toneLevelIn } from '../bench/audio-measure-eq'
 import { ALBUM_PEAK, albumSignal } from '../bench/audio-signals'
+import { dropouts, dropoutsAcross, unmatchedRuns } from '../bench/audio-record'
 
 /**
  * The analysis behind `bench:audio`'s album, speed, crossfade and equaliser sections, on signals made
@@ -141,5 +142,36 @@ describe('bench:audio analysis, the equaliser sweep', { timeout: 60_000 }, () =>
     expect(toneLevelIn(x, 0, x.length, 1260, RATE)).toBeCloseTo(20 * Math.log10(0.2), 1)
     expect(toneLevelIn(x, 0, x.length, 1000, RATE)).toBeCloseTo(20 * Math.log10(0.1), 1)
     expect(toneLevelIn(x, 0.8 * RATE, x.length, 1000, RATE)).toBeLessThan(20 * Math.log10(0.1) - 30)
+  })
+})
+
+describe('bench:audio analysis, silences across files', () => {
+  it('counts a silent tail and the next file’s silent head as one run, as a gapless boundary is heard', () => {
+    // File A (44.1 kHz) ends in 15 ms of silence; file B (48 kHz) starts with 1.5 ms of it and has a 2 ms
+    // silence at 0.5 s.
+    const tone = (rate: number, seconds: number) =>
+      Float32Array.from(
+        { length: Math.round(seconds * rate) },
+        (_, i) => 0.25 * Math.sin((2 * Math.PI * 440 * i) / rate),
+      )
+    const a = tone(44100, 1)
+    a.fill(0, a.length - Math.round(0.015 * 44100))
+    const b = tone(RATE, 1)
+    b.fill(0, 0, Math.round(0.0015 * RATE))
+    b.fill(0, 0.5 * RATE, 0.502 * RATE)
+    const runs = dropoutsAcross([
+      { channels: [a, a], from: 0, to: a.length, rate: 44100 },
+      { channels: [b, b], from: 0, to: b.length, rate: RATE },
+    ])
+    expect(runs.map((run) => Math.round(run * 10) / 10)).toEqual([16.5, 2])
+    // Each file on its own: A's tail never ends inside it, so it is not counted.
+    expect(dropouts([a, a], 0, a.length, 44100)).toEqual([])
+  })
+  it('tells a drop-out from the files’ own silences by length, in order', () => {
+    // Heard: the files' 1.6 ms, their boundary 3 ms shorter, a 22.4 ms drop-out, their 1.4 ms.
+    expect(unmatchedRuns([1.6, 16.7, 22.4, 1.2], [1.6, 19.7, 1.4])).toEqual([22.4])
+    expect(unmatchedRuns([1.6, 16.7, 1.3], [1.6, 19.7, 1.4])).toEqual([])
+    // A run of the right length out of order is not the files' (each of theirs is heard once).
+    expect(unmatchedRuns([1.5, 1.5], [1.5])).toEqual([1.5])
   })
 })
