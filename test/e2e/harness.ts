@@ -14,7 +14,7 @@ import { createTestCipher } from '../support/test-cipher'
 import { serveStatic } from '../support/static-server'
 import { OWNER_PASSPHRASE } from '../support/phone'
 import { CHROMIUM_FLAGS, findChromium } from '../support/chromium'
-import { fulfilFromHandler } from '../support/scheme-route'
+import { interceptScheme } from '../support/scheme-route'
 import { schemeOverHttp } from '../support/scheme-http'
 import { MEDIA_SCHEME } from '@shared/player/media-url'
 
@@ -204,6 +204,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
             if (loginPage === login) loginPage = undefined
             if (!closingLogin) core.loginWindowClosed()
           })
+          await scheme.attach(login)
           await login.goto(appUrl + '/index.html#/login').catch(() => {})
         })
       },
@@ -311,10 +312,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
         ),
     )
     // The media scheme, served by the core's handler as the glue's protocol.handle serves it.
-    await ctx.route(
-      (url) => url.protocol === `${MEDIA_SCHEME}:`,
-      (route) => fulfilFromHandler(route, recordedMedia),
-    )
+    // (Its loads by elements, a cover kept on disk; fetches go over HTTP: above.)
+    const scheme = interceptScheme(ctx, MEDIA_SCHEME, recordedMedia)
     await ctx.addInitScript({ content: await testPreload() })
     const page = await ctx.newPage()
 
@@ -328,6 +327,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<App> {
     })
     cleanups.push(unsubscribe)
 
+    await scheme.attach(page)
     await page.goto(appUrl + '/index.html')
     await routerReady(page)
     return {
