@@ -85,15 +85,24 @@ export function dropouts(rec: Float32Array[], from: number, to: number, rate = R
 export function dropoutsAcross(
   pieces: { channels: Float32Array[]; from: number; to: number; rate: number }[],
 ): number[] {
-  const found: number[] = []
+  return silenceRuns(pieces).map((run) => run.ms)
+}
+
+/** `dropoutsAcross`'s runs with where each began (ms from the first piece's `from`). */
+export function silenceRuns(
+  pieces: { channels: Float32Array[]; from: number; to: number; rate: number }[],
+): { at: number; ms: number }[] {
+  const found: { at: number; ms: number }[] = []
   let run = 0
+  let elapsed = 0
   for (const { channels, from, to, rate } of pieces) {
     for (let i = Math.max(0, Math.round(from)); i < Math.min(to, channels[0].length); i++) {
       if (silentAt(channels, i)) run += 1000 / rate
       else {
-        if (run >= 1 - 1e-9) found.push(run)
+        if (run >= 1 - 1e-9) found.push({ at: elapsed - run, ms: run })
         run = 0
       }
+      elapsed += 1000 / rate
     }
   }
   return found
@@ -105,13 +114,18 @@ export function dropoutsAcross(
  * shorter or longer than the files' tail and head); what matches none is a drop-out.
  */
 export function unmatchedRuns(heard: number[], own: number[], toleranceMs = 4): number[] {
+  return unmatchedIndices(heard, own, toleranceMs).map((i) => heard[i]!)
+}
+
+/** `unmatchedRuns` as the indices of the heard runs. */
+export function unmatchedIndices(heard: number[], own: number[], toleranceMs = 4): number[] {
   const left: number[] = []
   let next = 0
-  for (const run of heard) {
+  heard.forEach((run, index) => {
     const at = own.findIndex((length, i) => i >= next && Math.abs(length - run) <= toleranceMs)
-    if (at < 0) left.push(run)
+    if (at < 0) left.push(index)
     else next = at + 1
-  }
+  })
   return left
 }
 

@@ -30,7 +30,9 @@ import {
   silentAt,
   SILENT,
   sleep,
+  silenceRuns,
   started,
+  unmatchedIndices,
   unmatchedRuns,
 } from './audio-record'
 
@@ -328,6 +330,8 @@ function busyCore(): { stop(): void } {
 
 /** Seconds of each loaded run (the app's and the blank page's). */
 const LOADED_SECONDS = 30
+/** The files' own silences are looked for this much beyond the loaded run's stretch, either way. */
+const OWN_MARGIN_SECONDS = 0.5
 
 /** Chromium's output underruns (`AudioContext.playbackStats`) of the page's kept contexts, summed. */
 const underrunsOf = (page: Page, contexts: string) =>
@@ -729,14 +733,28 @@ async function main() {
     })
     // Drop-outs under load: runs of silence of 1 ms or more in the recording, less the files' own over
     // the same stretch of the queue (from the song and position playing when the loaded run began).
-    const heardRuns = dropouts(rec, recorder.frameAt(loadedWindowStart), recorder.frameAt(loadedWindowEnd))
+    const heardAt = silenceRuns([
+      {
+        channels: rec,
+        from: recorder.frameAt(loadedWindowStart),
+        to: recorder.frameAt(loadedWindowEnd),
+        rate: RATE,
+      },
+    ])
+    const heardRuns = heardAt.map((run) => run.ms)
     // The files one after the other, as they are heard: a silent tail and the next file's silent head
     // are one run at a gapless boundary.
     const ownPieces: Parameters<typeof dropoutsAcross>[0] = []
+    /** How far before the window's start the files' stretch begins (s). */
+    let ownLead = 0
     {
+      // Half a second more of the files either way: the position is read a little after the window
+      // opened, and a file's silence just outside the stretch would otherwise count as a drop-out
+      // (unmatched files' runs cost nothing).
       let index = songs.findIndex((song) => song.name === loadedFrom.title)
-      let position = loadedFrom.position
-      let left = (loadedWindowEnd - loadedWindowStart) / 1000
+      let position = Math.max(0, loadedFrom.position - OWN_MARGIN_SECONDS)
+      ownLead = loadedFrom.position - position
+      let left = (loadedWindowEnd - loadedWindowStart) / 1000 + 2 * OWN_MARGIN_SECONDS
       while (index >= 0 && index < songs.length && left > 0) {
         const pcm = await filePcm(app, songs[index])
         const span = Math.min(left, pcm.channels[0].length / pcm.rate - position)
@@ -754,6 +772,13 @@ async function main() {
     const ownLengths = dropoutsAcross(ownPieces)
     const ownRuns = ownLengths.length
     const loadedDropouts = unmatchedRuns(heardRuns, ownLengths)
+    // Where each drop-out fell (s from the loaded run's start), beside where the songs changed.
+    const dropoutTimes = unmatchedIndices(heardRuns, ownLengths).map((i) => heardAt[i]!.at / 1000)
+    const songChanges = ownPieces
+      .slice(0, -1)
+      .map(
+        (_, i) => ownPieces.slice(0, i + 1).reduce((sum, p) => sum + (p.to - p.from) / p.rate, 0) - ownLead,
+      )
     const doubleHeard = double.marks.map((at) => {
       const from = recorder.frameAt(at)
       return ms(firstSound(rec, from) - from)
@@ -913,7 +938,7 @@ async function main() {
     console.log(
       `glitches (chunks scheduled after their time) over the ${fmt(unloadedSeconds, 0)} s before the loaded run: ${before ? 'n/a (element)' : loadedBefore.late}; starts scheduled again because a render passed them: ${lateStarts}`,
       `\noutput underruns (Chromium's AudioContext.playbackStats) over those ${fmt(unloadedSeconds, 0)} s: ${loadedBefore.events} events, ${fmt(loadedBefore.ms)} ms (whole run with the loaded part: ${underruns})`,
-      `\nloaded run, ${LOADED_SECONDS} s on the list page while another process keeps one core busy${stillPlaying ? '' : ' (the player had stopped by its end)'}: silences of 1 ms or more heard ${heardRuns.length}, the files' own over the same stretch ${ownRuns} (drop-outs, the heard runs matching none of the files' own: ${loadedDropouts.length}${loadedDropouts.length ? ` (${loadedDropouts.map((d) => fmt(d)).join(', ')} ms)` : ''}; heard ${heardRuns.map((d) => fmt(d)).join(', ') || 'none'} ms, the files' ${ownLengths.map((d) => fmt(d)).join(', ') || 'none'} ms); late chunks ${loadedAfter.late - loadedBefore.late}, underruns ${loadedAfter.events - loadedBefore.events} events (${fmt(loadedAfter.ms - loadedBefore.ms)} ms), CPU ${fmt(cpuLoaded.ours)} %`,
+      `\nloaded run, ${LOADED_SECONDS} s on the list page while another process keeps one core busy${stillPlaying ? '' : ' (the player had stopped by its end)'}: silences of 1 ms or more heard ${heardRuns.length}, the files' own over the same stretch ${ownRuns} (drop-outs, the heard runs matching none of the files' own: ${loadedDropouts.length}${loadedDropouts.length ? ` (${loadedDropouts.map((d) => fmt(d)).join(', ')} ms, at ${dropoutTimes.map((t) => fmt(t, 2)).join(', ')} s into it; songs changed at ${songChanges.map((t) => fmt(t, 2)).join(', ') || 'none'} s)` : ''}; heard ${heardRuns.map((d) => fmt(d)).join(', ') || 'none'} ms, the files' ${ownLengths.map((d) => fmt(d)).join(', ') || 'none'} ms); late chunks ${loadedAfter.late - loadedBefore.late}, underruns ${loadedAfter.events - loadedBefore.events} events (${fmt(loadedAfter.ms - loadedBefore.ms)} ms), CPU ${fmt(cpuLoaded.ours)} %`,
     )
     // Where each late chunk fell: how late, how far into its rendering, after which of the run's moments.
     const moments = [
