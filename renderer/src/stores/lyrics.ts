@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef, watch } from 'vue'
+import { computed, markRaw, ref, shallowRef, watch } from 'vue'
 import { buildLyrics } from '@shared/lyrics'
 import type { Lyrics } from '@shared/lyrics'
 import { usePlayerStore } from '@renderer/stores/player'
@@ -82,16 +82,22 @@ export const useLyricsStore = defineStore('lyrics', () => {
   }
 
   /**
+   * The lyrics' clock for timers on it (`useTimedIndex`: the line here, a line's words in the view): song
+   * time less the offset, at the player's speed, set again when the clock jumps or changes rate, and on
+   * the position's once-a-second moves (cheap: nothing renders unless the item changes), so a jump the
+   * player does not announce is followed within a second.
+   */
+  const clock = markRaw({
+    nowMs: () => player.currentTimeMs() - offsetMs.value,
+    rate: () => player.speed,
+    resync: [() => player.clockChanges, () => player.positionMs, () => player.speed, () => offsetMs.value],
+  })
+
+  /**
    * Index of the line being sung, -1 before the first: a new value only when the line changes, on time
    * (its own timer on the audio clock: the player's position moves only once a second).
    */
-  const currentIndex = useTimedIndex({
-    running: computed(() => player.playing),
-    items: lines,
-    nowMs: () => player.currentTimeMs() - offsetMs.value,
-    rate: () => player.speed,
-    resync: [() => player.clockChanges, () => player.positionMs, () => player.speed, offsetMs],
-  })
+  const currentIndex = useTimedIndex({ running: computed(() => player.playing), items: lines, ...clock })
 
   /** Where the song is when line `index` starts (with the offset). */
   function lineTimeMs(index: number): number {
@@ -106,6 +112,7 @@ export const useLyricsStore = defineStore('lyrics', () => {
     lines,
     status,
     currentIndex,
+    clock,
     offsetMs,
     showTranslation,
     showTransliteration,
