@@ -693,7 +693,6 @@ async function main() {
         ...(await underrunsOf(app.page, 'window.__benchContexts')),
       }
     }
-    const loadedWindowStart = Date.now()
     const loadedBefore = await countsNow()
     // Where the queue is, to find the files' own silences over the loaded stretch.
     const loadedFrom = {
@@ -702,6 +701,8 @@ async function main() {
         .evaluate((el) => (el as HTMLAudioElement).currentTime),
       title: await app.page.getByTestId('player-title').innerText(),
     }
+    // The window is the floor's: from the load's start to its end (the counters are read outside it).
+    const loadedWindowStart = Date.now()
     const busy = busyCore()
     let cpuLoaded: Awaited<ReturnType<typeof cpuOver>>
     try {
@@ -709,8 +710,8 @@ async function main() {
     } finally {
       busy.stop()
     }
-    const loadedAfter = await countsNow()
     const loadedWindowEnd = Date.now()
+    const loadedAfter = await countsNow()
     const stillPlaying = await app.page
       .getByTestId('player-audio')
       .evaluate((el) => !(el as HTMLAudioElement).paused)
