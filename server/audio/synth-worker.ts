@@ -4,7 +4,6 @@
  * `npm run serve`) or as the built out/main/synth-worker.js (the app). Erasable syntax and explicit
  * extensions only.
  */
-import { setPriority } from 'node:os'
 import { parentPort } from 'node:worker_threads'
 import { synthesizeWav } from './synth.ts'
 import type { SongSound } from './synth.ts'
@@ -14,21 +13,6 @@ export interface SynthJob {
   sound: SongSound
   rate: number
   channels: number
-}
-
-/**
- * Linux gives each thread its own nice value (`setpriority` on the calling thread): this thread's
- * synthesis, a burst of a whole core for a few hundred milliseconds per song, yields to everything else
- * on the machine, above all the audio of the player that asked for the song, while the server's own
- * thread keeps its priority. Elsewhere the call would lower the whole server, so it is not made.
- */
-export const SYNTH_NICE = 19
-if (process.platform === 'linux') {
-  try {
-    setPriority(SYNTH_NICE)
-  } catch {
-    // Not allowed here: synthesis runs at the server's priority.
-  }
 }
 
 parentPort?.on('message', (job: SynthJob) => {

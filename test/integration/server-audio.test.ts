@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -141,28 +141,4 @@ describe('demo audio cache', () => {
       await synth.close()
     }
   })
-
-  it.runIf(process.platform === 'linux')(
-    'synthesises on a thread of the lowest priority, the server’s own thread keeping its own',
-    async () => {
-      // Each thread's nice value, from /proc (field 19 of its stat line).
-      const nice = () =>
-        readdirSync('/proc/self/task').map((tid) => ({
-          tid: Number(tid),
-          nice: Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]),
-        }))
-      const before = nice()
-        .filter((t) => t.nice === 19)
-        .map((t) => t.tid)
-      const synth = createWorkerSynthesizer({ idleMs: 60_000 })
-      try {
-        await synth.synthesize({ seed: 7, tempo: 100, durationMs: 500 }, 8000, 1)
-        const lowered = nice().filter((t) => t.nice === 19 && !before.includes(t.tid))
-        expect(lowered).toHaveLength(1)
-        expect(nice().find((t) => t.tid === process.pid)?.nice).toBe(0)
-      } finally {
-        await synth.close()
-      }
-    },
-  )
 })
