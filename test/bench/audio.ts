@@ -33,7 +33,6 @@ import {
   silenceRuns,
   started,
   unmatchedIndices,
-  unmatchedRuns,
 } from './audio-record'
 
 /**
@@ -772,14 +771,12 @@ async function main() {
     }
     const ownLengths = dropoutsAcross(ownPieces)
     const ownRuns = ownLengths.length
-    const loadedDropouts = unmatchedRuns(heardRuns, ownLengths)
-    // Where each drop-out fell (s from the loaded run's start), beside where the songs changed.
-    const dropoutTimes = unmatchedIndices(heardRuns, ownLengths).map((i) => heardAt[i]!.at / 1000)
-    const songChanges = ownPieces
-      .slice(0, -1)
-      .map(
-        (_, i) => ownPieces.slice(0, i + 1).reduce((sum, p) => sum + (p.to - p.from) / p.rate, 0) - ownLead,
-      )
+    // The drop-outs, and where each fell (s from the loaded run's start), beside where the songs changed.
+    const unmatched = unmatchedIndices(heardRuns, ownLengths).map((i) => heardAt[i]!)
+    const loadedDropouts = unmatched.map((run) => run.ms)
+    const dropoutTimes = unmatched.map((run) => run.at / 1000)
+    let songChangeAt = -ownLead
+    const songChanges = ownPieces.slice(0, -1).map((p) => (songChangeAt += (p.to - p.from) / p.rate))
     const doubleHeard = double.marks.map((at) => {
       const from = recorder.frameAt(at)
       return ms(firstSound(rec, from) - from)

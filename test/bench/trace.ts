@@ -5,6 +5,7 @@ import { CHROMIUM_FLAGS, findChromium, startApp } from '../e2e/harness'
 import type { App } from '../e2e/harness'
 import { findSongs, playSongs, playable, waitForClock } from '../e2e/playback-support'
 import { countCpu, formatCpu, playFloorTone } from './cpu'
+import { median } from './stats'
 import type { CpuSeconds } from './cpu'
 import type { TraceEvent } from './ui'
 
@@ -309,11 +310,6 @@ function percents(page: PageFigures) {
  * thread and the audio service, the floor's as much as the app's), so a claim rests on the median.
  */
 function printRounds(rounds: Array<{ nowPlaying: PageFigures; list: PageFigures; floor: PageFigures }>) {
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b)
-    const mid = sorted.length >> 1
-    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-  }
   const rows = rounds.map(({ nowPlaying, list, floor }) => ({
     nowPlaying: percents(nowPlaying),
     list: percents(list),
