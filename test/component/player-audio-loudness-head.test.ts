@@ -17,7 +17,9 @@ const SECONDS = 4
 const SONG = 'cadence-media://song/test/loud?br=320000'
 
 const wav = () => pcmWav(RATE, 1, SECONDS * RATE, (f) => Math.round(0.25 * 32768 * Math.sin(f / 3)))
-const file = wav()
+let file = wav()
+/** The most bytes the fake source answers to one range (a server may answer fewer than asked). */
+let answerAtMost = Infinity
 
 /** The Range header of each media request. */
 let ranges: string[] = []
@@ -27,7 +29,11 @@ async function fakeFetch(url: string | URL | Request, init?: RequestInit): Promi
   if (String(url) !== SONG) return { ok: false, status: 404, body: null } as Response
   const match = /bytes=(\d+)-(\d*)/.exec(range)
   const start = match ? Number(match[1]) : 0
-  const end = Math.min(file.byteLength - 1, match?.[2] ? Number(match[2]) : file.byteLength - 1)
+  const end = Math.min(
+    file.byteLength - 1,
+    match?.[2] ? Number(match[2]) : file.byteLength - 1,
+    start + answerAtMost - 1,
+  )
   const headers = new Headers({ 'content-range': `bytes ${start}-${end}/${file.byteLength}` })
   return { ok: true, status: 206, headers, arrayBuffer: async () => file.slice(start, end + 1) } as Response
 }
@@ -52,6 +58,8 @@ beforeEach(() => {
   vi.stubGlobal('Worker', FakeWorker)
   ranges = []
   sent.length = 0
+  file = wav()
+  answerAtMost = Infinity
   localStorage.clear()
 })
 afterEach(() => {
@@ -77,5 +85,27 @@ describe('the loudness analysis', () => {
     await expect
       .poll(() => localStorage.getItem('cadence.loudness.test:loud'), { timeout: 5000 })
       .toContain('-20')
+  }, 20_000)
+
+  it('measures every sample when the source answers a range with fewer bytes than asked', async () => {
+    // 60 s at 8 kHz: 960 KB of samples, one step of the measuring, past the player's first 64 KB.
+    file = pcmWav(RATE, 1, 60 * RATE, (f) => Math.round(0.25 * 32768 * Math.sin(f / 3)))
+    answerAtMost = 100_000
+    const context = new FakeAudioContext(RATE)
+    const output = createWebAudioOutput({
+      fetch: fakeFetch as typeof fetch,
+      createContext: () => context as unknown as AudioContext,
+      loudnessTarget: () => '-14',
+    })
+    output.load(SONG)
+    await output.play()
+    await expect.poll(() => sent.some((message) => message.type === 'end'), { timeout: 5000 }).toBe(true)
+    const chunks = sent.filter((message) => message.type === 'chunk').map((message) => message.bytes!)
+    const measured = new Uint8Array(chunks.reduce((sum, bytes) => sum + bytes.byteLength, 0))
+    chunks.reduce((at, bytes) => (measured.set(new Uint8Array(bytes), at), at + bytes.byteLength), 0)
+    // The samples as the file holds them, in order, none skipped and none twice.
+    expect(measured.byteLength).toBe(60 * RATE * 2)
+    expect(Buffer.from(measured).equals(Buffer.from(new Uint8Array(file, 44)))).toBe(true)
+    output.pause()
   }, 20_000)
 })

@@ -99,10 +99,20 @@ export function measureLoudness(
     if (layout) {
       measuring.postMessage({ type: 'start', layout })
       const framesPerStep = Math.max(1, Math.floor(STEP_BYTES / layout.blockAlign))
-      for (let frame = 0; frame < layout.frames; frame += framesPerStep) {
+      // A server may answer a range with fewer bytes than asked (the reference source while it still
+      // makes a song): the next step starts where the answer ended, so no stretch goes unmeasured.
+      for (let frame = 0; frame < layout.frames; ) {
         const { start, end } = frameRange(layout, frame, framesPerStep)
-        const bytes = await (await load(url, rangeHeader(start, end))).arrayBuffer()
+        const answered = await (await load(url, rangeHeader(start, end))).arrayBuffer()
+        const frames = Math.min(
+          Math.floor(answered.byteLength / layout.blockAlign),
+          framesPerStep,
+          layout.frames - frame,
+        )
+        if (frames === 0) break
+        const bytes = answered.slice(0, frames * layout.blockAlign)
         measuring.postMessage({ type: 'chunk', bytes }, [bytes])
+        frame += frames
       }
       measuring.postMessage({ type: 'end' })
     } else {
