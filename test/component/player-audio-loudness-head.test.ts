@@ -67,17 +67,23 @@ afterEach(() => {
   document.body.innerHTML = ''
 })
 
+/** Plays the song until the page has sent the loudness worker all it measures. */
+async function playUntilMeasured() {
+  const context = new FakeAudioContext(RATE)
+  const output = createWebAudioOutput({
+    fetch: fakeFetch as typeof fetch,
+    createContext: () => context as unknown as AudioContext,
+    loudnessTarget: () => '-14',
+  })
+  output.load(SONG)
+  await output.play()
+  await expect.poll(() => sent.some((message) => message.type === 'end'), { timeout: 5000 }).toBe(true)
+  return output
+}
+
 describe('the loudness analysis', () => {
   it('reads the header the player already fetched instead of fetching the same 64 KB again', async () => {
-    const context = new FakeAudioContext(RATE)
-    const output = createWebAudioOutput({
-      fetch: fakeFetch as typeof fetch,
-      createContext: () => context as unknown as AudioContext,
-      loudnessTarget: () => '-14',
-    })
-    output.load(SONG)
-    await output.play()
-    await expect.poll(() => sent.some((message) => message.type === 'end'), { timeout: 5000 }).toBe(true)
+    await playUntilMeasured()
     // Measured from the same layout the player read: the whole song.
     expect(sent.find((message) => message.type === 'start')?.layout?.frames).toBe(SECONDS * RATE)
     expect(ranges.filter((range) => range === 'bytes=0-65535')).toHaveLength(1)
@@ -91,15 +97,7 @@ describe('the loudness analysis', () => {
     // 60 s at 8 kHz: 960 KB of samples, one step of the measuring, past the player's first 64 KB.
     file = pcmWav(RATE, 1, 60 * RATE, (f) => Math.round(0.25 * 32768 * Math.sin(f / 3)))
     answerAtMost = 100_000
-    const context = new FakeAudioContext(RATE)
-    const output = createWebAudioOutput({
-      fetch: fakeFetch as typeof fetch,
-      createContext: () => context as unknown as AudioContext,
-      loudnessTarget: () => '-14',
-    })
-    output.load(SONG)
-    await output.play()
-    await expect.poll(() => sent.some((message) => message.type === 'end'), { timeout: 5000 }).toBe(true)
+    const output = await playUntilMeasured()
     const chunks = sent.filter((message) => message.type === 'chunk').map((message) => message.bytes!)
     const measured = new Uint8Array(chunks.reduce((sum, bytes) => sum + bytes.byteLength, 0))
     chunks.reduce((at, bytes) => (measured.set(new Uint8Array(bytes), at), at + bytes.byteLength), 0)
