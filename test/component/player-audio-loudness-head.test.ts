@@ -103,7 +103,8 @@ describe('the loudness analysis', () => {
     chunks.reduce((at, bytes) => (measured.set(new Uint8Array(bytes), at), at + bytes.byteLength), 0)
     // The samples as the file holds them, in order, none skipped and none twice.
     expect(measured.byteLength).toBe(60 * RATE * 2)
-    expect(Buffer.from(measured).equals(Buffer.from(new Uint8Array(file, 44)))).toBe(true)
+    const samples = new Uint8Array(file, 44)
+    expect(measured.findIndex((byte, i) => byte !== samples[i])).toBe(-1)
     output.pause()
   }, 20_000)
 })
