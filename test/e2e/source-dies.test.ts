@@ -58,6 +58,10 @@ describe('a data source that stops while a song plays', () => {
     )
     if (!activated.ok) throw new Error(activated.error.message)
     await app.page.reload()
+    // Only the playback reads the song: the loudness measurement reads the file too, from its start and
+    // on (main answers a range with the part of the song it has kept so far, and the measurement asks on
+    // from there), so the bytes it was served would pass for the playback's.
+    await app.page.evaluate(() => window.cadence.invoke('settings:update', { loudness: 'off' }))
     songs = await findSongs(app, 3, (song) => playable(song) && (song.duration ?? 0) >= 20_000)
   })
   afterAll(async () => {
@@ -98,8 +102,7 @@ describe('a data source that stops while a song plays', () => {
     expect(await notice.innerText()).toContain('stopped answering')
     expect(await title(page)).toBe(song.name)
 
-    // It reached the end of the bytes the page was served of it from the start on (without a gap: the
-    // loudness measurement also reads the file's end ahead, over the network, while it can).
+    // It reached the end of the bytes the page was served of it from the start on.
     const spans = app.mediaRequests
       .filter((r) => r.url.includes(`/${song.id}?`) && r.status === 206)
       .map((r) => /bytes (\d+)-(\d+)\//.exec(r.contentRange ?? '')!)
