@@ -121,6 +121,26 @@ export class FakeGain extends FakeNode {
   }
 }
 
+/**
+ * A `DynamicsCompressorNode` as it treats what stays under its threshold: it passes it at its makeup
+ * gain, which the Web Audio spec derives from the curve, (1 / the curve's gain for a full-scale input)^0.6,
+ * whether anything is compressed or not. Only a hard knee is modelled (what the app sets); at its defaults
+ * (threshold −24 dB, knee 30, ratio 12) a real node adds several dB.
+ */
+export class FakeCompressor extends FakeNode {
+  threshold = { value: -24 }
+  knee = { value: 30 }
+  ratio = { value: 12 }
+  attack = { value: 0.003 }
+  release = { value: 0.25 }
+  ownGain() {
+    if (this.knee.value !== 0) throw new Error('the fake compressor models a hard knee only')
+    // The curve at 0 dBFS: above the threshold, each dB over it comes out as 1/ratio dB.
+    const fullRangeDb = this.threshold.value - this.threshold.value / this.ratio.value
+    return 10 ** ((-fullRangeDb * 0.6) / 20)
+  }
+}
+
 export class FakeBuffer {
   private data: Float32Array[]
   constructor(
@@ -187,9 +207,7 @@ export class FakeAudioContext {
     return new FakeGain(this)
   }
   createDynamicsCompressor() {
-    const node = new FakeNode(this) as FakeNode & Record<string, { value: number }>
-    for (const name of ['threshold', 'knee', 'ratio', 'attack', 'release']) node[name] = { value: 0 }
-    return node
+    return new FakeCompressor(this)
   }
   createBuffer(channels: number, length: number, rate: number) {
     return new FakeBuffer(channels, length, rate)

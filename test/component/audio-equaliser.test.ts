@@ -99,7 +99,7 @@ describe('the equaliser in the graph', () => {
     const graph = made()
     graph.graph()
     const path = pathFrom(graph.transport as unknown as FakeNode)
-    expect(kinds(path)).toEqual(['gain', 'gain', 'compressor', 'destination'])
+    expect(kinds(path)).toEqual(['gain', 'gain', 'compressor', 'gain', 'destination'])
     expect(biquads()).toEqual([])
   })
 
@@ -114,6 +114,8 @@ describe('the equaliser in the graph', () => {
       'gain',
       ...Array(10).fill('biquad'),
       'compressor',
+      // The limiter's makeup gain taken off.
+      'gain',
       'destination',
     ])
     const filters = path.slice(3, 13) as FakeBiquad[]
@@ -141,7 +143,7 @@ describe('the equaliser in the graph', () => {
     graph.graph()
     graph.applyEqualiser(bass)
     const path = pathFrom(graph.transport as unknown as FakeNode)
-    expect(path).toHaveLength(15)
+    expect(path).toHaveLength(16)
     const filters = path.slice(3, 13) as FakeBiquad[]
     // Made at 0 dB (a biquad at 0 dB passes the signal unchanged, so the swap is silent).
     expect(filters.every((f) => f.gain.value === 0)).toBe(true)
@@ -154,12 +156,12 @@ describe('the equaliser in the graph', () => {
     graph.graph()
     graph.applyEqualiser(off)
     let path = pathFrom(graph.transport as unknown as FakeNode)
-    expect(path).toHaveLength(15)
+    expect(path).toHaveLength(16)
     expect((path.slice(3, 13) as FakeBiquad[]).every((f) => f.gain.target === 0)).toBe(true)
     expect((path[2] as FakeGain).gain.target).toBe(1)
     vi.advanceTimersByTime(EQ_REMOVE_MS)
     path = pathFrom(graph.transport as unknown as FakeNode)
-    expect(kinds(path)).toEqual(['gain', 'gain', 'compressor', 'destination'])
+    expect(kinds(path)).toEqual(['gain', 'gain', 'compressor', 'gain', 'destination'])
     expect(biquads().every((f) => f.outputs.size === 0)).toBe(true)
   })
 
@@ -171,7 +173,7 @@ describe('the equaliser in the graph', () => {
     graph.applyEqualiser(choosePreset(off, 'vocal'))
     vi.advanceTimersByTime(EQ_REMOVE_MS * 2)
     const path = pathFrom(graph.transport as unknown as FakeNode)
-    expect(path).toHaveLength(15)
+    expect(path).toHaveLength(16)
     expect(biquads()).toHaveLength(10)
     expect((path.slice(3, 13) as FakeBiquad[]).map((f) => f.gain.target)).toEqual([...EQ_PRESETS.vocal])
   })

@@ -1,3 +1,4 @@
+import { dbToGain } from '@shared/audio/gain'
 import { FADE_SECONDS, rampFrom, rampValueAt } from './fades'
 import type { FadePlan, RampSegment } from './fades'
 import type { EqualiserSettings } from './equaliser'
@@ -15,6 +16,19 @@ export interface GraphOptions {
   onSinkRefused?: (sinkId: string) => void
 }
 
+/** The limiter before the device: a hard knee at −1 dBFS, 20:1, fast. */
+export const LIMITER = { threshold: -1, knee: 0, ratio: 20, attack: 0.002, release: 0.1 } as const
+
+/**
+ * The gain (dB) a `DynamicsCompressorNode` adds to everything it passes, whether it compresses or not:
+ * the Web Audio spec's makeup gain, (1 / the curve's gain at 0 dBFS)^0.6, for a hard knee (at 0 dBFS the
+ * curve gives `threshold + (0 − threshold) / ratio`). For the limiter, +0.57 dB: every song played that
+ * much over its loudness target, unless taken off again after it.
+ */
+export function compressorMakeupDb({ threshold, ratio }: { threshold: number; ratio: number }): number {
+  return -0.6 * threshold * (1 - 1 / ratio)
+}
+
 const WARM_POLL_MS = 50
 const WARM_LIMIT_MS = 10_000
 /** A context woken by a press (`wake`) is suspended again this long after, unless a play came. */
@@ -22,8 +36,8 @@ export const WAKE_KEEP_MS = 2_000
 
 /**
  * The Web Audio output's graph (`output.ts`), made on first use: every song's gain node → the transport
- * gain (fades) → the volume gain → the equaliser when on (`equaliser-stage.ts`) → a limiter → the device
- * (`sink.ts`). It also suspends the context once a pause's fade has been heard.
+ * gain (fades) → the volume gain → the equaliser when on (`equaliser-stage.ts`) → a limiter (its makeup
+ * gain taken off) → the device (`sink.ts`). It also suspends the context once a pause's fade has been heard.
  */
 export function createOutputGraph(options: GraphOptions) {
   let context: AudioContext | undefined
@@ -38,16 +52,21 @@ export function createOutputGraph(options: GraphOptions) {
     if (context) return context
     context = options.createContext?.() ?? new AudioContext({ latencyHint: 'interactive' })
     const limiter = context.createDynamicsCompressor()
-    limiter.threshold.value = -1
-    limiter.knee.value = 0
-    limiter.ratio.value = 20
-    limiter.attack.value = 0.002
-    limiter.release.value = 0.1
+    limiter.threshold.value = LIMITER.threshold
+    limiter.knee.value = LIMITER.knee
+    limiter.ratio.value = LIMITER.ratio
+    limiter.attack.value = LIMITER.attack
+    limiter.release.value = LIMITER.release
+    // The limiter's makeup gain taken off: below its threshold the output is the input, and a
+    // full-scale input comes out at its curve's −0.95 dBFS, not 0.57 dB over it.
+    const makeup = context.createGain()
+    makeup.gain.value = dbToGain(-compressorMakeupDb(LIMITER))
+    limiter.connect(makeup)
     volumeNode = context.createGain()
     transport = context.createGain()
     transport.gain.value = 0
     transport.connect(volumeNode)
-    limiter.connect(context.destination)
+    makeup.connect(context.destination)
     equaliser = createEqualiserStage(context, volumeNode, limiter)
     equaliser.apply(options.equaliser?.())
     const sinkId = options.sinkId?.() ?? ''
