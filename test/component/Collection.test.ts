@@ -1,6 +1,8 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { flushPromises, mount } from '@vue/test-utils'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { enableAutoUnmount, flushPromises, mount } from '@vue/test-utils'
 import { defineComponent, h } from 'vue'
+import { setActivePinia } from 'pinia'
+import type { Pinia } from 'pinia'
 import { CadenceError } from '@shared/errors'
 import type { CollectionPlaylist } from '@shared/ipc/contract'
 import CollectionView from '@renderer/views/CollectionView.vue'
@@ -10,6 +12,18 @@ import SongList from '@renderer/components/song/SongList.vue'
 import { toCollectionSong, useCollectionStore } from '@renderer/stores/collection'
 import { useNotificationsStore } from '@renderer/stores/notifications'
 import { plugins, song } from './support'
+
+enableAutoUnmount(afterEach)
+
+/**
+ * A store of the test's own Pinia. Under test, `useStore(pinia)` reads the active Pinia whatever it is
+ * given, and an earlier test's component or store, still at work, makes its own Pinia the active one
+ * whenever it reads a store.
+ */
+function storeOf<S>(pinia: Pinia, use: () => S): S {
+  setActivePinia(pinia)
+  return use()
+}
 
 const invoke = vi.fn()
 const listeners = new Map<string, (payload: unknown) => void>()
@@ -42,7 +56,7 @@ async function mountView() {
     global: { plugins: [p.pinia, p.i18n, p.router] },
   })
   await flushPromises()
-  return { wrapper, router: p.router }
+  return { wrapper, router: p.router, pinia: p.pinia }
 }
 
 describe('CollectionView', () => {
@@ -71,7 +85,7 @@ describe('CollectionView', () => {
       }
       return []
     })
-    const { wrapper } = await mountView()
+    const { wrapper, pinia } = await mountView()
     await wrapper
       .findAll('[data-testid="song-row"]')[0]
       .trigger('keydown', { key: 'ArrowDown', altKey: true })
@@ -86,7 +100,7 @@ describe('CollectionView', () => {
     await wrapper.findAll('[data-testid="song-row"]')[2].trigger('keydown', { key: 'ArrowUp', altKey: true })
     await flushPromises()
     expect(names(wrapper)).toEqual(['Song 2', 'Song 1', 'Song 3'])
-    expect(useNotificationsStore().items.at(-1)?.message).toBe('Could not move the song: No')
+    expect(storeOf(pinia, useNotificationsStore).items.at(-1)?.message).toBe('Could not move the song: No')
   })
 
   it('moves a song dropped on another row', async () => {
@@ -184,7 +198,7 @@ describe('Add to playlist', () => {
     const [, args] = invoke.mock.calls.find(([c]) => c === 'collection:add')!
     expect(args.songs).toEqual([toCollectionSong(song(1))])
     expect(JSON.stringify(args)).not.toContain('sig=')
-    expect(useNotificationsStore().items.at(-1)?.message).toBe('Added 1 song to “Road trip”')
+    expect(storeOf(p.pinia, useNotificationsStore).items.at(-1)?.message).toBe('Added 1 song to “Road trip”')
     expect(document.querySelector('[data-testid="collection-add-dialog"]')).toBeNull()
     wrapper.unmount()
   })
@@ -266,7 +280,7 @@ describe('Add to playlist', () => {
     expect(add.textContent?.trim()).toBe('Add 2 selected songs to playlist…')
     add.click()
     await flushPromises()
-    expect(useCollectionStore().adding).toEqual([list[0], list[2]])
+    expect(storeOf(p.pinia, useCollectionStore).adding).toEqual([list[0], list[2]])
 
     // A row outside the selection adds just itself; a plain click selects its row alone, Escape clears.
     await rows()[3].trigger('contextmenu')
