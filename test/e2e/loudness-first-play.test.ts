@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Song } from '@shared/api/models'
 import { createLoudnessMeter } from '@shared/audio/loudness'
@@ -8,13 +5,9 @@ import { decodeFrames, parseWavHeader } from '@shared/audio/codec/wav'
 import { startApp } from './harness'
 import type { App } from './harness'
 import { findSongs, playable, playSongs, waitForClock } from './playback-support'
-import { startDataSource } from '@server/index'
-import type { DataSourceHandle } from '@server/index'
-import { OWNER_PASSPHRASE } from '../support/phone'
-import { startThrottleProxy } from '../support/throttle-proxy'
-import type { ThrottleProxy } from '../support/throttle-proxy'
+import { addSlowSource } from './slow-source'
+import type { SlowSource } from './slow-source'
 
-const APP = { senderUrl: '' }
 /** The link to the data source: a song of about 1.7 MB takes some 4 s to arrive whole. */
 const LINK_BYTES_PER_SECOND = 400_000
 
@@ -28,30 +21,12 @@ const LINK_BYTES_PER_SECOND = 400_000
 describe('the loudness measured at a song’s first play', () => {
   let app: App
   let song: Song
-  let proxy: ThrottleProxy
-  let source: DataSourceHandle
-  let dataDir: string
+  let source: SlowSource
 
   beforeAll(async () => {
     app = await startApp({ demo: 40 })
-    APP.senderUrl = `${app.appUrl}/index.html`
     // A data source over a link slow enough that the copy is still arriving while the song is measured.
-    proxy = await startThrottleProxy(LINK_BYTES_PER_SECOND)
-    dataDir = await mkdtemp(join(tmpdir(), 'cadence-e2e-loudness-'))
-    source = await startDataSource({
-      ownerPassphrase: OWNER_PASSPHRASE,
-      dataDir,
-      port: 0,
-      demo: 40,
-      publicUrl: proxy.url,
-    })
-    proxy.target = source.url
-    const added = await app.core.router.invoke('sources:add', { url: proxy.url }, APP)
-    if (!added.ok) throw new Error(added.error.message)
-    const id = (added.value as { id: string }).id
-    const activated = await app.core.router.invoke('sources:activate', { id }, APP)
-    if (!activated.ok) throw new Error(activated.error.message)
-    await app.page.reload()
+    source = await addSlowSource(app, LINK_BYTES_PER_SECOND)
     ;[song] = await findSongs(
       app,
       1,
@@ -61,9 +36,7 @@ describe('the loudness measured at a song’s first play', () => {
   })
   afterAll(async () => {
     await app?.close()
-    await proxy?.stop()
     await source?.close()
-    if (dataDir) await rm(dataDir, { recursive: true, force: true })
   })
 
   it('is the whole song’s, though main answers its ranges as far as the copy has come', async () => {

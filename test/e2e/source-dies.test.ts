@@ -1,17 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Song } from '@shared/api/models'
-import { startDataSource } from '@server/index'
-import type { DataSourceHandle } from '@server/index'
 import { DEMO_FORMATS } from '@server/audio/formats'
 import { startApp } from './harness'
 import type { App } from './harness'
 import { audioState, findSongs, playable, playSongs, title } from './playback-support'
-import { OWNER_PASSPHRASE } from '../support/phone'
-import { startThrottleProxy } from '../support/throttle-proxy'
 import type { ThrottleProxy } from '../support/throttle-proxy'
+import { addSlowSource } from './slow-source'
+import type { SlowSource } from './slow-source'
 
 /**
  * Issue 34 item 1 in the real renderer: a song of an added data source streams over a slow link (twice
@@ -20,7 +15,6 @@ import type { ThrottleProxy } from '../support/throttle-proxy'
  * and tries no other song of the queue. Play then stops again with one notice, on the same song.
  */
 
-const APP = { senderUrl: '' }
 const LINK_BYTES_PER_SECOND = 80_000
 
 /** The song seconds in the first `bytes` of one of the demo source's WAV files at `bitrate`. */
@@ -31,33 +25,14 @@ const wavSeconds = (bytes: number, bitrate: number) => {
 
 describe('a data source that stops while a song plays', () => {
   let app: App
+  let source: SlowSource
   let proxy: ThrottleProxy
-  let second: DataSourceHandle
-  let dataDir: string
   let songs: Song[]
   beforeAll(async () => {
     app = await startApp({ demo: 40 })
-    APP.senderUrl = `${app.appUrl}/index.html`
-    // The second source, reached through the slow link: its media addresses point at the link too.
-    proxy = await startThrottleProxy(LINK_BYTES_PER_SECOND)
-    dataDir = await mkdtemp(join(tmpdir(), 'cadence-e2e-second-'))
-    second = await startDataSource({
-      ownerPassphrase: OWNER_PASSPHRASE,
-      dataDir,
-      port: 0,
-      demo: 40,
-      publicUrl: proxy.url,
-    })
-    proxy.target = second.url
-    const added = await app.core.router.invoke('sources:add', { url: proxy.url }, APP)
-    if (!added.ok) throw new Error(added.error.message)
-    const activated = await app.core.router.invoke(
-      'sources:activate',
-      { id: (added.value as { id: string }).id },
-      APP,
-    )
-    if (!activated.ok) throw new Error(activated.error.message)
-    await app.page.reload()
+    // The second source, reached through the slow link.
+    source = await addSlowSource(app, LINK_BYTES_PER_SECOND)
+    proxy = source.proxy
     // Only the playback reads the song: the loudness measurement reads the file too, from its start and
     // on (main answers a range with the part of the song it has kept so far, and the measurement asks on
     // from there), so the bytes it was served would pass for the playback's.
@@ -66,9 +41,7 @@ describe('a data source that stops while a song plays', () => {
   })
   afterAll(async () => {
     await app?.close()
-    await proxy?.stop()
-    await second?.close()
-    if (dataDir) await rm(dataDir, { recursive: true, force: true })
+    await source?.close()
   })
 
   it('plays on as far as the bytes came, then stops on the song with one notice', async () => {
