@@ -453,6 +453,8 @@ async function doubleClicks(app: App): Promise<{ marks: number[]; clock: number[
   const clock: number[] = []
   for (let i = 1; i <= 5; i++) {
     const name = app.page.getByTestId('song-row').nth(i).getByTestId('song-name')
+    // The page may still be settling after the rows appear (its box is null until the row is shown).
+    await name.waitFor({ state: 'visible' })
     const box = (await name.boundingBox())!
     const x = box.x + Math.min(20, box.width / 2)
     const y = box.y + box.height / 2
