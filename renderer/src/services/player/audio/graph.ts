@@ -17,7 +17,7 @@ export interface GraphOptions {
 }
 
 /** The limiter before the device: a hard knee at −1 dBFS, 20:1, fast. */
-export const LIMITER = { threshold: -1, knee: 0, ratio: 20, attack: 0.002, release: 0.1 } as const
+const LIMITER = { threshold: -1, knee: 0, ratio: 20, attack: 0.002, release: 0.1 } as const
 
 /**
  * The gain (dB) a `DynamicsCompressorNode` adds to everything it passes, whether it compresses or not:

@@ -99,8 +99,8 @@ export function measureLoudness(
     if (layout) {
       measuring.postMessage({ type: 'start', layout })
       const framesPerStep = Math.max(1, Math.floor(STEP_BYTES / layout.blockAlign))
-      // A server may answer a range with fewer bytes than asked (the reference source while it still
-      // makes a song): the next step starts where the answer ended, so no stretch goes unmeasured.
+      // A range may be answered with fewer bytes than asked (main, at a first play, as far as its copy
+      // has come): the next step starts where the answer ended, so no stretch goes unmeasured.
       for (let frame = 0; frame < layout.frames;) {
         const { start, end } = frameRange(layout, frame, framesPerStep)
         const answered = await (await load(url, rangeHeader(start, end))).arrayBuffer()
